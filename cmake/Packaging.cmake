@@ -1,0 +1,23 @@
+# Install rules, the CMake package config and the pkg-config file, so that
+# find_package(Switchyard) or `pkg-config --libs switchyard` link a program
+# with Switchyard plus reference LAPACK/BLAS for what Switchyard does not take.
+include(CMakePackageConfigHelpers)
+
+install(TARGETS switchyard EXPORT SwitchyardTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT SwitchyardTargets NAMESPACE Switchyard::
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Switchyard)
+
+configure_package_config_file(cmake/SwitchyardConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/SwitchyardConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Switchyard)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/SwitchyardConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/SwitchyardConfig.cmake
+  ${CMAKE_CURRENT_BINARY_DIR}/SwitchyardConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Switchyard)
+
+configure_file(cmake/switchyard.pc.in ${CMAKE_CURRENT_BINARY_DIR}/switchyard.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/switchyard.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

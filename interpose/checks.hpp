@@ -1,0 +1,18 @@
+// Argument checks exactly as reference BLAS/LAPACK make them: same order,
+// same parameter numbers. Each returns the number XERBLA is to be called
+// with, 0 when the arguments are valid.
+#pragma once
+
+namespace switchyard {
+
+// Reference LSAME: the same letter in either case.
+bool same_letter(char a, char b);
+
+// xGEMM: 1 TRANSA, 2 TRANSB, 3 M, 4 N, 5 K, 8 LDA, 10 LDB, 13 LDC.
+int gemm_argument_error(char transa, char transb, int m, int n, int k, int lda, int ldb,
+                        int ldc);
+
+// xGEQRF (LAPACK 3.11): 1 M, 2 N, 4 LDA, 7 LWORK (unless LWORK = -1, a query).
+int geqrf_argument_error(int m, int n, int lda, int lwork);
+
+}  // namespace switchyard

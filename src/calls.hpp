@@ -1,0 +1,32 @@
+// The arguments of one routed call, as the entry point checked them. Routes
+// receive these; the fallback receives them unchanged.
+#pragma once
+
+namespace switchyard {
+
+template <class T>
+struct GemmCall {
+  char transa, transb;  // 'N', 'T' or 'C', upper case
+  int m, n, k;
+  T alpha;
+  const T* a;
+  int lda;
+  const T* b;
+  int ldb;
+  T beta;
+  T* c;
+  int ldc;
+};
+
+template <class T>
+struct GeqrfCall {
+  int m, n;
+  T* a;
+  int lda;
+  T* tau;
+  T* work;
+  int lwork;
+  int* info;
+};
+
+}  // namespace switchyard

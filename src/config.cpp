@@ -1,0 +1,195 @@
+#include "config.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+
+namespace switchyard {
+namespace {
+
+// Defaults for the size thresholds. They are provisional until each route
+// measures where it pays; the README gives the current values.
+constexpr double default_gemm_min_flops = 2.0e9;
+constexpr std::int64_t default_tsqr_min_rows = 16384;
+constexpr double default_tsqr_min_aspect = 16.0;
+
+// Node-local rank variables of the MPI launchers, in the order they are tried.
+constexpr const char* local_rank_variables[] = {
+    "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"};
+
+std::string shown(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+class Reader {
+ public:
+  Reader(const Environment& env, std::vector<std::string>& warnings)
+      : env_(env), warnings_(warnings) {}
+
+  const char* raw(const std::string& name) const {
+    const char* v = env_(name.c_str());
+    return (v && *v) ? v : nullptr;
+  }
+
+  bool flag(const std::string& name, bool fallback) {
+    const char* v = raw(name);
+    if (!v) return fallback;
+    const std::string s = lower(v);
+    if (s == "1" || s == "yes" || s == "true" || s == "on") return true;
+    if (s == "0" || s == "no" || s == "false" || s == "off") return false;
+    warn(name, v, "expected 0 or 1", fallback ? "1" : "0");
+    return fallback;
+  }
+
+  // A whole-string integer in [lo, hi]; `what` describes the accepted range.
+  std::int64_t integer(const std::string& name, std::int64_t fallback, std::int64_t lo,
+                       std::int64_t hi, const char* what) {
+    const char* v = raw(name);
+    if (!v) return fallback;
+    std::int64_t parsed;
+    if (!parse_integer(v, parsed) || parsed < lo || parsed > hi) {
+      warn(name, v, what, std::to_string(fallback));
+      return fallback;
+    }
+    return parsed;
+  }
+
+  double positive(const std::string& name, double fallback) {
+    const char* v = raw(name);
+    if (!v) return fallback;
+    char* end = nullptr;
+    errno = 0;
+    const double parsed = std::strtod(v, &end);
+    if (errno != 0 || end == v || *end != '\0' || !(parsed >= 0.0) || parsed > 1e300) {
+      warn(name, v, "expected a non-negative number", shown(fallback));
+      return fallback;
+    }
+    return parsed;
+  }
+
+  RouteChoice route(const std::string& name) {
+    const char* v = raw(name);
+    if (!v) return RouteChoice::automatic;
+    const std::string s = lower(v);
+    for (RouteChoice c : {RouteChoice::automatic, RouteChoice::gpu, RouteChoice::cpu,
+                          RouteChoice::fallback}) {
+      if (s == route_choice_name(c)) return c;
+    }
+    warn(name, v, "expected auto, gpu, cpu or fallback", "auto");
+    return RouteChoice::automatic;
+  }
+
+  static bool parse_integer(const char* v, std::int64_t& out) {
+    char* end = nullptr;
+    errno = 0;
+    const long long parsed = std::strtoll(v, &end, 10);
+    if (errno != 0 || end == v || *end != '\0') return false;
+    out = parsed;
+    return true;
+  }
+
+ private:
+  void warn(const std::string& name, const char* value, const char* expected,
+            const std::string& fallback) {
+    warnings_.push_back(name + "='" + value + "' is invalid (" + expected + "); using " +
+                        fallback);
+  }
+
+  const Environment& env_;
+  std::vector<std::string>& warnings_;
+};
+
+}  // namespace
+
+const char* route_choice_name(RouteChoice c) {
+  switch (c) {
+    case RouteChoice::automatic: return "auto";
+    case RouteChoice::gpu: return "gpu";
+    case RouteChoice::cpu: return "cpu";
+    case RouteChoice::fallback: return "fallback";
+  }
+  return "?";
+}
+
+Config parse_config(const Environment& env, std::vector<std::string>& warnings) {
+  Reader read(env, warnings);
+  Config c;
+  c.disabled = read.flag("SWITCHYARD_DISABLE", false);
+  for (int r = 0; r < routine_count; ++r) {
+    c.route[r] = read.route("SWITCHYARD_ROUTE_" + upper(routine_name(Routine(r))));
+  }
+  if (const char* t = read.raw("SWITCHYARD_TRACE")) c.trace = t;
+  c.report = read.flag("SWITCHYARD_REPORT", false);
+  if (const char* f = read.raw("SWITCHYARD_FALLBACK")) c.fallback_path = f;
+
+  c.device_source = "default";
+  if (read.raw("SWITCHYARD_DEVICE")) {
+    c.device = int(read.integer("SWITCHYARD_DEVICE", 0, 0, 1 << 20, "expected a device number"));
+    c.device_source = "SWITCHYARD_DEVICE";
+  } else {
+    for (const char* name : local_rank_variables) {
+      std::int64_t rank;
+      const char* v = read.raw(name);
+      if (v && Reader::parse_integer(v, rank) && rank >= 0) {
+        c.device = int(rank);  // reduced modulo the device count when devices start
+        c.device_source = name;
+        break;
+      }
+    }
+  }
+
+  c.thresholds.gemm_min_flops =
+      read.positive("SWITCHYARD_GEMM_MIN_FLOPS", default_gemm_min_flops);
+  c.thresholds.tsqr_min_rows = read.integer("SWITCHYARD_TSQR_MIN_ROWS", default_tsqr_min_rows,
+                                            1, INT64_MAX, "expected a positive row count");
+  c.thresholds.tsqr_min_aspect =
+      read.positive("SWITCHYARD_TSQR_MIN_ASPECT", default_tsqr_min_aspect);
+  return c;
+}
+
+const Config& config() {
+  static const Config parsed = [] {
+    std::vector<std::string> warnings;
+    Config c = parse_config([](const char* name) { return std::getenv(name); }, warnings);
+    for (const std::string& w : warnings) std::fprintf(stderr, "switchyard: %s\n", w.c_str());
+    return c;
+  }();
+  return parsed;
+}
+
+std::vector<Setting> settings() {
+  std::vector<Setting> s = {
+      {"SWITCHYARD_DISABLE", "0", "1: every call goes to the fallback library"},
+      {"SWITCHYARD_TRACE", "off", "stderr or a file path: one line per call (appended)"},
+      {"SWITCHYARD_REPORT", "0", "1: a table of calls, routes, time and GFLOP/s at exit"},
+      {"SWITCHYARD_FALLBACK", "the next library",
+       "path of a BLAS/LAPACK library that runs every call Switchyard does not take"},
+      {"SWITCHYARD_DEVICE", "node-local MPI rank, else 0", "the GPU to use"},
+      {"SWITCHYARD_GEMM_MIN_FLOPS", shown(default_gemm_min_flops),
+       "gemm goes to a device only from 2mnk flops up"},
+      {"SWITCHYARD_TSQR_MIN_ROWS", shown(double(default_tsqr_min_rows)),
+       "geqrf goes to TSQR only from m rows up"},
+      {"SWITCHYARD_TSQR_MIN_ASPECT", shown(default_tsqr_min_aspect),
+       "geqrf goes to TSQR only when m >= aspect * n"},
+  };
+  for (int r = 0; r < routine_count; ++r) {
+    s.push_back({"SWITCHYARD_ROUTE_" + upper(routine_name(Routine(r))), "auto",
+                 "auto, gpu, cpu or fallback: force the route"});
+  }
+  return s;
+}
+
+}  // namespace switchyard

@@ -1,0 +1,57 @@
+// Configuration from SWITCHYARD_* environment variables, read once.
+//
+// parse_config() is pure (it takes the environment as a function) so that
+// tests can feed it any environment; config() is the process-wide copy,
+// parsed on first use with its warnings on stderr.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "routine.hpp"
+
+namespace switchyard {
+
+// SWITCHYARD_ROUTE_<ROUTINE>: who may run a routine.
+enum class RouteChoice { automatic, gpu, cpu, fallback };
+const char* route_choice_name(RouteChoice c);
+
+struct Thresholds {
+  double gemm_min_flops;        // SWITCHYARD_GEMM_MIN_FLOPS
+  std::int64_t tsqr_min_rows;   // SWITCHYARD_TSQR_MIN_ROWS
+  double tsqr_min_aspect;       // SWITCHYARD_TSQR_MIN_ASPECT: m / n at least this
+};
+
+struct Config {
+  bool disabled = false;
+  std::array<RouteChoice, routine_count> route{};
+  std::string trace;            // "" (off), "stderr", or a file path
+  bool report = false;
+  std::string fallback_path;    // "" (the next library in the program)
+  int device = 0;
+  std::string device_source;    // which variable chose the device, or "default"
+  Thresholds thresholds{};
+};
+
+using Environment = std::function<const char*(const char*)>;
+
+// Parses the configuration from `env`. Each invalid value leaves its default
+// in force and appends a one-line explanation to `warnings`.
+Config parse_config(const Environment& env, std::vector<std::string>& warnings);
+
+// The configuration of this process, read once on first use.
+const Config& config();
+
+// One documented variable: its name and default, for `switchyard info` and
+// the README table.
+struct Setting {
+  std::string name;
+  std::string default_value;
+  std::string meaning;
+};
+std::vector<Setting> settings();
+
+}  // namespace switchyard

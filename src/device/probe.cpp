@@ -1,0 +1,147 @@
+#include "device/probe.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <string>
+
+namespace switchyard {
+namespace {
+
+// The few CUDA driver API entry points the probe needs (cuda.h values).
+using CuResult = int;
+using CuInit = CuResult(unsigned);
+using CuDriverGetVersion = CuResult(int*);
+using CuDeviceGetCount = CuResult(int*);
+using CuDeviceGet = CuResult(int*, int);
+using CuDeviceGetName = CuResult(char*, int, int);
+using CuDeviceTotalMem = CuResult(std::size_t*, int);
+using CuDeviceGetAttribute = CuResult(int*, int, int);
+using CuGetErrorName = CuResult(CuResult, const char**);
+constexpr int cu_attribute_cc_major = 75, cu_attribute_cc_minor = 76;
+
+// The OpenCL entry points the probe needs (cl.h values).
+using ClInt = std::int32_t;
+using ClGetPlatformIDs = ClInt(std::uint32_t, void**, std::uint32_t*);
+using ClGetPlatformInfo = ClInt(void*, std::uint32_t, std::size_t, void*, std::size_t*);
+using ClGetDeviceIDs = ClInt(void*, std::uint64_t, std::uint32_t, void**, std::uint32_t*);
+using ClGetDeviceInfo = ClInt(void*, std::uint32_t, std::size_t, void*, std::size_t*);
+constexpr std::uint32_t cl_platform_name = 0x0902, cl_device_name = 0x102B;
+constexpr std::uint64_t cl_device_type_all = 0xFFFFFFFF;
+constexpr ClInt cl_platform_not_found = -1001;
+
+template <class Fn>
+Fn* symbol(void* lib, const char* name) {
+  return reinterpret_cast<Fn*>(dlsym(lib, name));
+}
+
+std::string cuda_error(void* lib, CuResult code) {
+  const char* name = nullptr;
+  if (auto* get_name = symbol<CuGetErrorName>(lib, "cuGetErrorName")) get_name(code, &name);
+  return name ? name : "CUDA error " + std::to_string(code);
+}
+
+void probe_cuda(DeviceProbe& p) {
+  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    p.cuda_absent = "no CUDA driver (libcuda.so.1 not found)";
+    return;
+  }
+  auto* init = symbol<CuInit>(lib, "cuInit");
+  auto* version = symbol<CuDriverGetVersion>(lib, "cuDriverGetVersion");
+  auto* count = symbol<CuDeviceGetCount>(lib, "cuDeviceGetCount");
+  auto* get = symbol<CuDeviceGet>(lib, "cuDeviceGet");
+  auto* get_name = symbol<CuDeviceGetName>(lib, "cuDeviceGetName");
+  auto* total_mem = symbol<CuDeviceTotalMem>(lib, "cuDeviceTotalMem_v2");
+  auto* attribute = symbol<CuDeviceGetAttribute>(lib, "cuDeviceGetAttribute");
+  if (!init || !version || !count || !get || !get_name || !total_mem || !attribute) {
+    p.cuda_absent = "the CUDA driver lacks the entry points of the driver API";
+    return;
+  }
+  if (CuResult r = init(0)) {
+    p.cuda_absent = "cuInit failed: " + cuda_error(lib, r);
+    return;
+  }
+  version(&p.cuda_driver_version);
+  int n = 0;
+  if (CuResult r = count(&n)) {
+    p.cuda_absent = "cuDeviceGetCount failed: " + cuda_error(lib, r);
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    int dev = 0;
+    char name[256] = "";
+    std::size_t bytes = 0;
+    CudaDevice d{i, "", 0.0, 0, 0};
+    if (get(&dev, i) != 0) continue;
+    get_name(name, sizeof name, dev);
+    total_mem(&bytes, dev);
+    attribute(&d.major, cu_attribute_cc_major, dev);
+    attribute(&d.minor, cu_attribute_cc_minor, dev);
+    d.name = name;
+    d.memory_gib = double(bytes) / double(1ull << 30);
+    p.cuda.push_back(d);
+  }
+  if (p.cuda.empty()) p.cuda_absent = "the CUDA driver sees no device";
+}
+
+std::string cl_string(ClGetPlatformInfo* info, void* platform, std::uint32_t what) {
+  char text[256] = "";
+  info(platform, what, sizeof text - 1, text, nullptr);
+  return text;
+}
+
+void probe_opencl(DeviceProbe& p) {
+  void* lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    p.opencl_absent = "no OpenCL ICD loader (libOpenCL.so.1 not found)";
+    return;
+  }
+  auto* platforms = symbol<ClGetPlatformIDs>(lib, "clGetPlatformIDs");
+  auto* platform_info = symbol<ClGetPlatformInfo>(lib, "clGetPlatformInfo");
+  auto* device_ids = symbol<ClGetDeviceIDs>(lib, "clGetDeviceIDs");
+  auto* device_info = symbol<ClGetDeviceInfo>(lib, "clGetDeviceInfo");
+  if (!platforms || !platform_info || !device_ids || !device_info) {
+    p.opencl_absent = "the OpenCL loader lacks the platform and device queries";
+    return;
+  }
+  std::uint32_t n = 0;
+  ClInt r = platforms(0, nullptr, &n);
+  if (r == cl_platform_not_found || (r == 0 && n == 0)) {
+    p.opencl_absent = "no OpenCL platform installed (no ICD in /etc/OpenCL/vendors)";
+    return;
+  }
+  if (r != 0) {
+    p.opencl_absent = "clGetPlatformIDs failed with " + std::to_string(r);
+    return;
+  }
+  void* ids[16];
+  n = n > 16 ? 16 : n;
+  platforms(n, ids, nullptr);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::string platform = cl_string(platform_info, ids[i], cl_platform_name);
+    void* devices[64];
+    std::uint32_t count = 0;
+    if (device_ids(ids[i], cl_device_type_all, 64, devices, &count) != 0) count = 0;
+    if (count == 0) p.opencl.push_back({platform, "(no devices)"});
+    for (std::uint32_t d = 0; d < count && d < 64; ++d) {
+      char name[256] = "";
+      device_info(devices[d], cl_device_name, sizeof name - 1, name, nullptr);
+      p.opencl.push_back({platform, name});
+    }
+  }
+}
+
+}  // namespace
+
+const DeviceProbe& probe_devices() {
+  static const DeviceProbe probe = [] {
+    DeviceProbe p;
+    probe_cuda(p);
+    probe_opencl(p);
+    return p;
+  }();
+  return probe;
+}
+
+}  // namespace switchyard

@@ -1,0 +1,66 @@
+// Switchyard's own C API (switchyard.h).
+#include <cstdlib>
+#include <string>
+
+#include "build_info.hpp"
+#include "config.hpp"
+#include "device/probe.hpp"
+#include "export.hpp"
+#include "fallback.hpp"
+#include "switchyard.h"
+#include "trace.hpp"
+
+namespace switchyard {
+namespace {
+
+void print_devices(FILE* out) {
+  const DeviceProbe& p = probe_devices();
+  std::fprintf(out, "CUDA support    %s\n", built_with_cuda ? "built" : "not built");
+  if (p.cuda.empty()) std::fprintf(out, "CUDA devices    none: %s\n", p.cuda_absent.c_str());
+  for (const CudaDevice& d : p.cuda) {
+    std::fprintf(out, "CUDA device %d   %s, sm_%d%d, %.1f GiB%s\n", d.ordinal, d.name.c_str(),
+                 d.major, d.minor, d.memory_gib,
+                 d.ordinal == config().device % int(p.cuda.size()) ? " (selected)" : "");
+  }
+  std::fprintf(out, "OpenCL support  %s\n", built_with_opencl ? "built" : "not built");
+  if (p.opencl.empty()) {
+    std::fprintf(out, "OpenCL devices  none: %s\n", p.opencl_absent.c_str());
+  }
+  for (const OpenClDevice& d : p.opencl) {
+    std::fprintf(out, "OpenCL device   %s: %s\n", d.platform.c_str(), d.name.c_str());
+  }
+}
+
+void print_configuration(FILE* out) {
+  std::fprintf(out, "\nconfiguration (environment; default when unset)\n");
+  for (const Setting& s : settings()) {
+    const char* value = std::getenv(s.name.c_str());
+    if (value && *value) {
+      std::fprintf(out, "  %-28s %s\n", s.name.c_str(), value);
+    } else {
+      std::fprintf(out, "  %-28s %s (default)\n", s.name.c_str(), s.default_value.c_str());
+    }
+  }
+  const Config& c = config();
+  std::fprintf(out, "device selected %d (by %s)\n", c.device, c.device_source.c_str());
+}
+
+}  // namespace
+}  // namespace switchyard
+
+SWITCHYARD_EXPORT const char* switchyard_version(void) { return switchyard::version; }
+
+SWITCHYARD_EXPORT void switchyard_print_info(FILE* out) {
+  using namespace switchyard;
+  std::fprintf(out, "switchyard %s\n", version);
+  const Fallback& f = fallback();
+  std::fprintf(out, "fallback BLAS   %s\n", f.blas_origin.c_str());
+  std::fprintf(out, "fallback LAPACK %s\n", f.lapack_origin.c_str());
+  print_devices(out);
+  print_configuration(out);
+}
+
+SWITCHYARD_EXPORT void switchyard_print_report(FILE* out) {
+  const std::string report = switchyard::format_report(switchyard::current_totals());
+  std::fputs(report.c_str(), out);
+}

@@ -1,0 +1,90 @@
+#include "route.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace switchyard {
+namespace {
+
+Decision make(Backend b, const char* format, ...) {
+  Decision d;
+  d.backend = b;
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(d.reason, sizeof d.reason, format, args);
+  va_end(args);
+  return d;
+}
+
+// Whether a call of this shape pays for an accelerated route; if not, why
+// not goes to `why_not`. Each routine family has its rule here, with its
+// threshold from the config.
+bool pays(const Thresholds& t, Routine r, const Shape& s, Decision& why_not) {
+  switch (r) {
+    case Routine::sgemm:
+    case Routine::dgemm: {
+      const double flops = routine_flops(r, s);
+      if (flops < t.gemm_min_flops) {
+        why_not = make(Backend::fallback, "too small: %.3g flops < %.3g", flops,
+                       t.gemm_min_flops);
+        return false;
+      }
+      break;
+    }
+    case Routine::sgeqrf:
+    case Routine::dgeqrf:
+      if (s.m < t.tsqr_min_rows) {
+        why_not = make(Backend::fallback, "too small: m %lld < %lld", (long long)s.m,
+                       (long long)t.tsqr_min_rows);
+        return false;
+      }
+      if (double(s.m) < t.tsqr_min_aspect * double(s.n)) {
+        why_not = make(Backend::fallback, "not tall-skinny: m/n %.3g < %.3g",
+                       double(s.m) / double(s.n), t.tsqr_min_aspect);
+        return false;
+      }
+      break;
+  }
+  return true;
+}
+
+Decision forced(Backend b, const Candidate& c, const char* routine) {
+  if (!c.registered) {
+    return make(Backend::fallback, "forced %s: %s has no %s route in this build",
+                backend_name(b), routine, backend_name(b));
+  }
+  if (c.unusable) return make(Backend::fallback, "forced %s: %s", backend_name(b), c.unusable);
+  return make(b, "forced");
+}
+
+}  // namespace
+
+const char* backend_name(Backend b) {
+  switch (b) {
+    case Backend::fallback: return "fallback";
+    case Backend::cpu: return "cpu";
+    case Backend::gpu: return "gpu";
+  }
+  return "?";
+}
+
+Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
+                const Candidate& cpu, const Candidate& gpu) {
+  const char* name = routine_name(r);
+  if (cfg.disabled) return make(Backend::fallback, "disabled");
+  if (quick) return make(Backend::fallback, "%s", quick);
+  switch (cfg.route[int(r)]) {
+    case RouteChoice::fallback: return make(Backend::fallback, "forced");
+    case RouteChoice::gpu: return forced(Backend::gpu, gpu, name);
+    case RouteChoice::cpu: return forced(Backend::cpu, cpu, name);
+    case RouteChoice::automatic: break;
+  }
+  Decision why_not;
+  if (!pays(cfg.thresholds, r, s, why_not)) return why_not;
+  if (gpu.registered && !gpu.unusable) return make(Backend::gpu, "auto");
+  if (cpu.registered && !cpu.unusable) return make(Backend::cpu, "auto");
+  if (gpu.registered) return make(Backend::fallback, "%s", gpu.unusable);
+  return make(Backend::fallback, "no accelerated %s route in this build", name);
+}
+
+}  // namespace switchyard

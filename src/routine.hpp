@@ -1,0 +1,24 @@
+// The routines Switchyard can route, and what the router needs to know of
+// each: its name, and the flops of one call for the report.
+#pragma once
+
+#include <cstdint>
+
+namespace switchyard {
+
+enum class Routine { sgemm, dgemm, sgeqrf, dgeqrf };
+inline constexpr int routine_count = 4;
+
+// Lower-case LAPACK name ("dgemm").
+const char* routine_name(Routine r);
+
+// The shape of one call as the router and the trace see it.
+struct Shape {
+  std::int64_t m = 0, n = 0, k = 0;
+  char transa = 0, transb = 0;  // 0 where the routine has no transpose
+};
+
+// Floating-point operations of one call, LAPACK's operation-count convention.
+double routine_flops(Routine r, const Shape& s);
+
+}  // namespace switchyard

@@ -1,0 +1,141 @@
+#include "trace.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include "config.hpp"
+
+namespace switchyard {
+namespace {
+
+std::atomic<std::uint64_t> next_id{1};
+
+// The innermost call in progress on this thread, for nesting.
+thread_local std::uint64_t current_call = 0;
+thread_local int current_depth = 0;
+
+std::mutex totals_mutex;
+Totals totals;
+
+// The trace destination, opened once. Lines are appended with one write()
+// each, so that threads and forked children never interleave within a line.
+int trace_fd() {
+  static const int fd = [] {
+    const std::string& where = config().trace;
+    if (where.empty()) return -1;
+    if (where == "stderr") return STDERR_FILENO;
+    const int opened = open(where.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (opened < 0) {
+      std::fprintf(stderr, "switchyard: SWITCHYARD_TRACE=%s cannot be opened (%s); no trace\n",
+                   where.c_str(), std::strerror(errno));
+    }
+    return opened;
+  }();
+  return fd;
+}
+
+void write_line(int fd, const std::string& line) {
+  const char* p = line.data();
+  std::size_t left = line.size();
+  while (left > 0) {
+    const ssize_t n = write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    p += n;
+    left -= std::size_t(n);
+  }
+}
+
+}  // namespace
+
+std::string format_trace_line(const TraceEvent& e) {
+  char text[512];
+  int n = std::snprintf(text, sizeof text, "switchyard: call=%llu parent=%llu depth=%d %s",
+                        (unsigned long long)e.id, (unsigned long long)e.parent, e.depth,
+                        routine_name(e.routine));
+  if (e.shape.transa) {
+    n += std::snprintf(text + n, sizeof text - n, " transa=%c transb=%c", e.shape.transa,
+                       e.shape.transb);
+  }
+  n += std::snprintf(text + n, sizeof text - n, " m=%lld n=%lld", (long long)e.shape.m,
+                     (long long)e.shape.n);
+  if (e.shape.transa) {
+    n += std::snprintf(text + n, sizeof text - n, " k=%lld", (long long)e.shape.k);
+  }
+  std::snprintf(text + n, sizeof text - n, " route=%s reason=\"%s\" time_ms=%.3f\n",
+                backend_name(e.decision.backend), e.decision.reason, e.seconds * 1e3);
+  return text;
+}
+
+std::string format_report(const Totals& t) {
+  std::string out =
+      "switchyard report\n"
+      "routine       calls  fallback       cpu       gpu      time_s   GFLOP/s\n";
+  bool any = false;
+  for (int r = 0; r < routine_count; ++r) {
+    const RoutineTotals& row = t[r];
+    std::uint64_t calls = 0;
+    for (std::uint64_t c : row.calls) calls += c;
+    if (calls == 0) continue;
+    any = true;
+    char line[160];
+    const double gflops = row.seconds > 0 ? row.flops / row.seconds * 1e-9 : 0.0;
+    std::snprintf(line, sizeof line, "%-8s %10llu %9llu %9llu %9llu %11.4f %9.2f\n",
+                  routine_name(Routine(r)), (unsigned long long)calls,
+                  (unsigned long long)row.calls[int(Backend::fallback)],
+                  (unsigned long long)row.calls[int(Backend::cpu)],
+                  (unsigned long long)row.calls[int(Backend::gpu)], row.seconds, gflops);
+    out += line;
+  }
+  if (!any) out += "(no routed BLAS/LAPACK calls were seen)\n";
+  out += "time includes nested calls; GFLOP/s counts LAPACK's flops\n";
+  return out;
+}
+
+void record_totals(Routine r, Backend b, double seconds, double flops) {
+  std::lock_guard<std::mutex> lock(totals_mutex);
+  RoutineTotals& row = totals[int(r)];
+  row.calls[int(b)] += 1;
+  row.seconds += seconds;
+  row.flops += flops;
+}
+
+Totals current_totals() {
+  std::lock_guard<std::mutex> lock(totals_mutex);
+  return totals;
+}
+
+CallRecord::CallRecord(Routine r, const Shape& s) : start_(std::chrono::steady_clock::now()) {
+  event_.id = next_id.fetch_add(1, std::memory_order_relaxed);
+  event_.parent = current_call;
+  event_.depth = current_depth;
+  event_.routine = r;
+  event_.shape = s;
+  current_call = event_.id;
+  ++current_depth;
+}
+
+CallRecord::~CallRecord() {
+  current_call = event_.parent;
+  --current_depth;
+  event_.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  record_totals(event_.routine, event_.decision.backend, event_.seconds,
+                routine_flops(event_.routine, event_.shape));
+  const int fd = trace_fd();
+  if (fd >= 0) write_line(fd, format_trace_line(event_));
+}
+
+// The report is printed when the program exits, on stderr, if asked for.
+__attribute__((destructor)) static void print_report_at_exit() {
+  if (!config().report) return;
+  const std::string report = format_report(current_totals());
+  write_line(STDERR_FILENO, report);
+}
+
+}  // namespace switchyard

@@ -1,0 +1,45 @@
+#include <gtest/gtest.h>
+
+#include "checks.hpp"
+
+namespace switchyard {
+namespace {
+
+TEST(GemmChecks, ValidArguments) {
+  for (char ta : {'N', 'n', 'T', 't', 'C', 'c'}) {
+    for (char tb : {'N', 'T', 'c'}) {
+      EXPECT_EQ(gemm_argument_error(ta, tb, 3, 4, 5, 5, 5, 3), 0) << ta << tb;
+    }
+  }
+  EXPECT_EQ(gemm_argument_error('N', 'N', 0, 0, 0, 1, 1, 1), 0);
+}
+
+TEST(GemmChecks, ReferenceOrderAndNumbers) {
+  EXPECT_EQ(gemm_argument_error('X', 'Y', -1, -1, -1, 0, 0, 0), 1);
+  EXPECT_EQ(gemm_argument_error('N', 'Y', -1, -1, -1, 0, 0, 0), 2);
+  EXPECT_EQ(gemm_argument_error('N', 'N', -1, -1, -1, 0, 0, 0), 3);
+  EXPECT_EQ(gemm_argument_error('N', 'N', 2, -1, -1, 0, 0, 0), 4);
+  EXPECT_EQ(gemm_argument_error('N', 'N', 2, 2, -1, 0, 0, 0), 5);
+  EXPECT_EQ(gemm_argument_error('N', 'N', 4, 2, 3, 3, 0, 0), 8);   // lda < m
+  EXPECT_EQ(gemm_argument_error('T', 'N', 4, 2, 3, 2, 0, 0), 8);   // lda < k
+  EXPECT_EQ(gemm_argument_error('N', 'N', 4, 2, 3, 4, 2, 0), 10);  // ldb < k
+  EXPECT_EQ(gemm_argument_error('N', 'T', 4, 2, 3, 4, 1, 0), 10);  // ldb < n
+  EXPECT_EQ(gemm_argument_error('N', 'N', 4, 2, 3, 4, 3, 3), 13);  // ldc < m
+  EXPECT_EQ(gemm_argument_error('N', 'N', 0, 2, 0, 0, 1, 1), 8);   // lda < max(1, 0)
+}
+
+TEST(GeqrfChecks, ReferenceOrderAndNumbers) {
+  EXPECT_EQ(geqrf_argument_error(5, 3, 5, 3), 0);
+  EXPECT_EQ(geqrf_argument_error(5, 3, 5, -1), 0);  // workspace query
+  EXPECT_EQ(geqrf_argument_error(-1, -1, 0, 0), 1);
+  EXPECT_EQ(geqrf_argument_error(5, -1, 0, 0), 2);
+  EXPECT_EQ(geqrf_argument_error(5, 3, 4, 0), 4);
+  EXPECT_EQ(geqrf_argument_error(5, 3, 5, 2), 7);
+  EXPECT_EQ(geqrf_argument_error(5, 3, 5, 0), 7);
+  EXPECT_EQ(geqrf_argument_error(0, 3, 1, 0), 7);  // LAPACK 3.11: lwork <= 0 is always bad
+  EXPECT_EQ(geqrf_argument_error(0, 3, 1, 1), 0);  // m = 0 needs only lwork >= 1
+  EXPECT_EQ(geqrf_argument_error(0, 0, 0, 1), 4);  // lda < max(1, m)
+}
+
+}  // namespace
+}  // namespace switchyard

@@ -1,0 +1,85 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "route.hpp"
+
+namespace switchyard {
+namespace {
+
+Config defaults() {
+  std::vector<std::string> warnings;
+  return parse_config([](const char*) -> const char* { return nullptr; }, warnings);
+}
+
+const Candidate absent{};
+const Candidate usable{true, nullptr};
+const Candidate no_device{true, "no CUDA device"};
+
+const Shape big_gemm{4096, 4096, 4096, 'N', 'N'};
+const Shape small_gemm{8, 8, 8, 'N', 'T'};
+const Shape tall{1 << 22, 64};
+
+TEST(Route, WithoutRoutesEverythingFallsBackAndSaysWhy) {
+  const Config c = defaults();
+  Decision d = decide(c, Routine::dgemm, big_gemm, nullptr, absent, absent);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_STREQ(d.reason, "no accelerated dgemm route in this build");
+  d = decide(c, Routine::dgemm, small_gemm, nullptr, absent, absent);
+  EXPECT_EQ(std::string(d.reason).rfind("too small", 0), 0u) << d.reason;
+}
+
+TEST(Route, AutoPrefersGpuThenCpu) {
+  const Config c = defaults();
+  EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, usable, usable).backend, Backend::gpu);
+  EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, usable, no_device).backend, Backend::cpu);
+  const Decision d = decide(c, Routine::dgeqrf, tall, nullptr, absent, no_device);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_STREQ(d.reason, "no CUDA device");
+}
+
+TEST(Route, ShapeRulesUseTheThresholds) {
+  Config c = defaults();
+  c.thresholds.tsqr_min_rows = 1000;
+  c.thresholds.tsqr_min_aspect = 10;
+  EXPECT_EQ(decide(c, Routine::sgeqrf, {999, 8}, nullptr, usable, usable).backend,
+            Backend::fallback);
+  EXPECT_EQ(decide(c, Routine::sgeqrf, {1000, 100}, nullptr, usable, usable).backend, Backend::gpu);
+  const Decision wide = decide(c, Routine::sgeqrf, {1000, 101}, nullptr, usable, usable);
+  EXPECT_EQ(wide.backend, Backend::fallback);
+  EXPECT_EQ(std::string(wide.reason).rfind("not tall-skinny", 0), 0u) << wide.reason;
+  c.thresholds.gemm_min_flops = 1000;
+  EXPECT_EQ(decide(c, Routine::sgemm, small_gemm, nullptr, usable, usable).backend, Backend::gpu);
+}
+
+TEST(Route, ForcedRoutes) {
+  Config c = defaults();
+  c.route[int(Routine::dgemm)] = RouteChoice::gpu;
+  EXPECT_EQ(decide(c, Routine::dgemm, small_gemm, nullptr, absent, usable).backend, Backend::gpu);
+  Decision d = decide(c, Routine::dgemm, small_gemm, nullptr, absent, no_device);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_STREQ(d.reason, "forced gpu: no CUDA device");
+  d = decide(c, Routine::dgemm, small_gemm, nullptr, absent, absent);
+  EXPECT_STREQ(d.reason, "forced gpu: dgemm has no gpu route in this build");
+  c.route[int(Routine::dgemm)] = RouteChoice::fallback;
+  d = decide(c, Routine::dgemm, big_gemm, nullptr, usable, usable);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_STREQ(d.reason, "forced");
+  c.route[int(Routine::dgemm)] = RouteChoice::cpu;
+  EXPECT_EQ(decide(c, Routine::dgemm, small_gemm, nullptr, usable, usable).backend, Backend::cpu);
+}
+
+TEST(Route, DisabledAndQuickReturnsBeatEverything) {
+  Config c = defaults();
+  c.route[int(Routine::dgeqrf)] = RouteChoice::gpu;
+  Decision d = decide(c, Routine::dgeqrf, tall, "workspace query", usable, usable);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_STREQ(d.reason, "workspace query");
+  c.disabled = true;
+  d = decide(c, Routine::dgeqrf, tall, nullptr, usable, usable);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_STREQ(d.reason, "disabled");
+}
+
+}  // namespace
+}  // namespace switchyard

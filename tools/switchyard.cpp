@@ -1,0 +1,92 @@
+// The switchyard command.
+//
+//   switchyard run [--trace[=PATH]] [--report] [--] PROGRAM [ARGS...]
+//       runs PROGRAM with libswitchyard.so preloaded in front of its own
+//       BLAS/LAPACK; --trace writes one line per call (to stderr or PATH),
+//       --report prints the table of calls and routes when PROGRAM exits.
+//   switchyard info
+//       version, fallback library, devices seen, configuration in force.
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "switchyard.h"
+
+namespace {
+
+int usage(FILE* out, int status) {
+  std::fputs(
+      "usage: switchyard run [--trace[=PATH]] [--report] [--] PROGRAM [ARGS...]\n"
+      "       switchyard info\n"
+      "\n"
+      "run   runs PROGRAM with Switchyard preloaded in front of its BLAS/LAPACK\n"
+      "      --trace[=PATH]  one line per call, on stderr or appended to PATH\n"
+      "      --report        a table of calls, routes, time and GFLOP/s at exit\n"
+      "info  version, fallback library, CUDA devices, OpenCL platforms, settings\n",
+      out);
+  return status;
+}
+
+// The file this process loaded libswitchyard from: the one to preload.
+std::string library_path() {
+  Dl_info where{};
+  if (dladdr(reinterpret_cast<const void*>(&switchyard_version), &where) && where.dli_fname) {
+    return where.dli_fname;
+  }
+  return "libswitchyard.so";
+}
+
+int run(int argc, char** argv) {
+  int i = 0;
+  for (; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") {
+      ++i;
+      break;
+    }
+    if (arg == "--report") {
+      setenv("SWITCHYARD_REPORT", "1", 1);
+    } else if (arg == "--trace") {
+      setenv("SWITCHYARD_TRACE", "stderr", 1);
+    } else if (arg.rfind("--trace=", 0) == 0) {
+      setenv("SWITCHYARD_TRACE", arg.c_str() + 8, 1);
+    } else if (arg.rfind("-", 0) == 0) {
+      std::fprintf(stderr, "switchyard run: unknown option %s\n", arg.c_str());
+      return usage(stderr, 2);
+    } else {
+      break;
+    }
+  }
+  if (i >= argc) {
+    std::fprintf(stderr, "switchyard run: no program given\n");
+    return usage(stderr, 2);
+  }
+  std::string preload = library_path();
+  if (const char* existing = std::getenv("LD_PRELOAD"); existing && *existing) {
+    preload += ":" + std::string(existing);
+  }
+  setenv("LD_PRELOAD", preload.c_str(), 1);
+  execvp(argv[i], argv + i);
+  std::fprintf(stderr, "switchyard run: cannot run %s: %s\n", argv[i], std::strerror(errno));
+  return 127;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage(stderr, 2);
+  const std::string command = argv[1];
+  if (command == "run") return run(argc - 2, argv + 2);
+  if (command == "info") {
+    switchyard_print_info(stdout);
+    return 0;
+  }
+  if (command == "-h" || command == "--help" || command == "help") return usage(stdout, 0);
+  std::fprintf(stderr, "switchyard: unknown command %s\n", command.c_str());
+  return usage(stderr, 2);
+}
