@@ -1,0 +1,66 @@
+#!/bin/bash
+# Runs one reference BLAS/LAPACK test program with libswitchyard.so preloaded
+# and fails unless the program reports every test passed AND the trace shows
+# its calls went through Switchyard (on the forced route, when one is forced).
+#
+# usage: run_suite.sh LIBRARY KIND PROGRAM INPUT PASSED_LINES ROUTINES [VAR=VALUE...]
+#   KIND          blas3 (summary in the file named by INPUT), cblas3 or lin (stdout)
+#   PASSED_LINES  how many "passed" lines a complete run prints
+#   ROUTINES      comma-separated routines that must appear in the trace
+#   VAR=VALUE     extra environment, e.g. SWITCHYARD_ROUTE_DGEMM=fallback
+set -u
+library=$1 kind=$2 program=$3 input=$4 passed_lines=$5 routines=$6
+shift 6
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+# The test programs: on the PATH (the GPU machine stages them there), else
+# where Debian's libblas-test and liblapack-test install them.
+find_program() {
+  command -v "$1" 2>/dev/null && return
+  for dir in /usr/lib/x86_64-linux-gnu/blas /usr/lib/x86_64-linux-gnu/lapack; do
+    [ -x "$dir/$1" ] && { echo "$dir/$1"; return; }
+  done
+}
+exe=$(find_program "$program")
+[ -n "$exe" ] || fail "$program not found (install libblas-test and liblapack-test)"
+input_file=$(dirname "$exe")/$input
+[ -f "$input_file" ] || fail "$input_file not found"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+env "$@" SWITCHYARD_TRACE="$work/trace" LD_PRELOAD="$library" "$exe" < "$input_file" \
+  > stdout 2> stderr
+status=$?
+[ $status -eq 0 ] || { cat stdout stderr; fail "$program exited with status $status"; }
+
+case $kind in
+  blas3) summary=$(sed -n "1s/^'\([^']*\)'.*/\1/p" "$input_file"); output=$work/$summary ;;
+  *) output=$work/stdout ;;
+esac
+[ -f "$output" ] || fail "$program wrote no output"
+
+if grep -inE 'fail|\*\*\*' "$output" > failures; then
+  head -20 failures
+  fail "$program reports failures"
+fi
+if [ "$kind" = lin ]; then
+  grep -q 'End of tests' "$output" || fail "$program did not finish"
+fi
+passed=$(grep -ciE 'passed' "$output")
+[ "$passed" -ge "$passed_lines" ] || fail "$program printed $passed passed lines, expected $passed_lines"
+if [ -s stderr ]; then cat stderr; fail "stderr is not empty"; fi
+
+# The calls went through Switchyard, on the forced route where one is forced.
+for routine in ${routines//,/ }; do
+  grep -q " $routine " trace || fail "no $routine call in the trace"
+  upper=$(echo "$routine" | tr a-z A-Z)
+  forced=$(printf '%s\n' "$@" | sed -n "s/^SWITCHYARD_ROUTE_$upper=//p")
+  if [ -n "$forced" ]; then
+    wrong=$(grep " $routine " trace | grep -v 'reason="quick return\|reason="workspace query' \
+      | grep -vc " route=$forced ")
+    [ "$wrong" -eq 0 ] || fail "$wrong $routine calls did not take the forced route $forced"
+  fi
+done
+echo "PASS: $program ($passed passed lines, $(wc -l < trace) calls traced) $*"

@@ -1,0 +1,21 @@
+#!/bin/bash
+# Installs the Debian packages Switchyard builds and tests with, skipping
+# those already present.
+set -euo pipefail
+packages=(
+  build-essential cmake gfortran pkg-config
+  libgtest-dev
+  libblas-dev liblapack-dev liblapacke-dev   # reference BLAS, CBLAS, LAPACK, LAPACKE
+  libblas-test liblapack-test                # the reference test programs
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd  # OpenCL loader and PoCL on the CPU
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null

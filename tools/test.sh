@@ -1,0 +1,9 @@
+#!/bin/bash
+# The test command: installs what is missing, builds, and runs every test
+# that needs no GPU (GPU tests carry the label gpu: ctest -L gpu).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/install-deps.sh
+bash tools/build.sh
+cd build
+ctest -LE gpu --output-on-failure -j"$(nproc)"
