@@ -18,6 +18,12 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/SwitchyardConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/SwitchyardConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Switchyard)
 
+# switchyard.pc finds its prefix from its own directory (${pcfiledir}), so
+# that an install made with `cmake --install --prefix DIR`, or moved after
+# installation, still points at itself.
+file(RELATIVE_PATH SWITCHYARD_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig
+  ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" SWITCHYARD_PC_TO_PREFIX "${SWITCHYARD_PC_TO_PREFIX}")
 configure_file(cmake/switchyard.pc.in ${CMAKE_CURRENT_BINARY_DIR}/switchyard.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/switchyard.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
