@@ -19,7 +19,9 @@ prefix=$work/prefix
 # Runs one build of the consumer with the trace on and checks it.
 check_consumer() {
   local program=$1
-  if ! ldd "$program" | grep -qF "=> $prefix/$libdir/libswitchyard.so"; then
+  local libraries
+  libraries=$(ldd "$program")  # not piped into grep -q: ldd could die of SIGPIPE
+  if ! grep -qF "=> $prefix/$libdir/libswitchyard.so" <<< "$libraries"; then
     echo "FAIL: $program does not load libswitchyard from $prefix/$libdir" >&2
     ldd "$program" >&2
     exit 1
