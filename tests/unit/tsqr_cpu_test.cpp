@@ -24,12 +24,11 @@ void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau,
              const int* lwork, int* info);
 void sorgqr_(const int* m, const int* n, const int* k, float* a, const int* lda, const float* tau,
              float* work, const int* lwork, int* info);
-void dorgqr_(const int* m, const int* n, const int* k, double* a, const int* lda,
-             const double* tau, double* work, const int* lwork, int* info);
+void dorgqr_(const int* m, const int* n, const int* k, double* a, const int* lda, const double* tau,
+             double* work, const int* lwork, int* info);
 void sormqr_(const char* side, const char* trans, const int* m, const int* n, const int* k,
              const float* a, const int* lda, const float* tau, float* c, const int* ldc,
-             float* work, const int* lwork, int* info, std::size_t side_len,
-             std::size_t trans_len);
+             float* work, const int* lwork, int* info, std::size_t side_len, std::size_t trans_len);
 void dormqr_(const char* side, const char* trans, const int* m, const int* n, const int* k,
              const double* a, const int* lda, const double* tau, double* c, const int* ldc,
              double* work, const int* lwork, int* info, std::size_t side_len,
@@ -38,15 +37,14 @@ void sgemm_(const char* transa, const char* transb, const int* m, const int* n, 
             const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
             const float* beta, float* c, const int* ldc, std::size_t, std::size_t);
 void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
-            const double* alpha, const double* a, const int* lda, const double* b,
-            const int* ldb, const double* beta, double* c, const int* ldc, std::size_t,
-            std::size_t);
-void strsm_(const char* side, const char* uplo, const char* transa, const char* diag,
-            const int* m, const int* n, const float* alpha, const float* a, const int* lda,
-            float* b, const int* ldb, std::size_t, std::size_t, std::size_t, std::size_t);
-void dtrsm_(const char* side, const char* uplo, const char* transa, const char* diag,
-            const int* m, const int* n, const double* alpha, const double* a, const int* lda,
-            double* b, const int* ldb, std::size_t, std::size_t, std::size_t, std::size_t);
+            const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
+            const double* beta, double* c, const int* ldc, std::size_t, std::size_t);
+void strsm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
+            const int* n, const float* alpha, const float* a, const int* lda, float* b,
+            const int* ldb, std::size_t, std::size_t, std::size_t, std::size_t);
+void dtrsm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
+            const int* n, const double* alpha, const double* a, const int* lda, double* b,
+            const int* ldb, std::size_t, std::size_t, std::size_t, std::size_t);
 }
 
 namespace switchyard::tsqr {
@@ -96,7 +94,8 @@ struct Matrix {
   int ld = 0;
   std::vector<T> data;
 
-  Matrix(int rows, int cols, int lead) : m(rows), n(cols), ld(lead), data(std::size_t(lead) * cols) {}
+  Matrix(int rows, int cols, int lead)
+      : m(rows), n(cols), ld(lead), data(std::size_t(lead) * cols) {}
   Matrix(int rows, int cols) : Matrix(rows, cols, rows) {}
 
   T& operator()(int i, int j) { return data[i + std::size_t(j) * ld]; }
@@ -143,8 +142,8 @@ Matrix<T> reference_apply_qt(const Matrix<T>& factored, const std::vector<T>& ta
   const int lwork = std::max(1, c.n) * 64;
   std::vector<T> work(static_cast<std::size_t>(lwork));
   int info = 0;
-  Reference<T>::ormqr("L", "T", &c.m, &c.n, &factored.n, factored.ptr(), &factored.ld,
-                      tau.data(), c.ptr(), &c.ld, work.data(), &lwork, &info, 1, 1);
+  Reference<T>::ormqr("L", "T", &c.m, &c.n, &factored.n, factored.ptr(), &factored.ld, tau.data(),
+                      c.ptr(), &c.ld, work.data(), &lwork, &info, 1, 1);
   EXPECT_EQ(info, 0);
   return c;
 }
@@ -327,7 +326,7 @@ class PrintWorstRatios : public ::testing::Environment {
 // Running factor_cpu and judging its output.
 
 constexpr double kLapackThreshold = 30;  // xCHKQR's THRESH
-constexpr double kRMatchThreshold = 30;
+constexpr double kReferenceMatchThreshold = 30;
 constexpr int kThreads = 4;
 constexpr int kDefaultBlockRows = 0;
 
@@ -348,13 +347,17 @@ Factored<T> factor(const Matrix<double>& input, const Run& run) {
   Factored<T> out{convert<T>(input, input.m + run.extra_lead),
                   std::vector<T>(std::size_t(input.n), std::numeric_limits<T>::quiet_NaN())};
   Matrix<T>& a = out.a;
+  constexpr T kPadding = -99;  // rows m..lda-1, which factor_cpu must leave alone
+  for (int j = 0; j < a.n; ++j) std::fill(&a(0, j) + a.m, &a(0, j) + a.ld, kPadding);
   const Lapack<T> lapack = Reference<T>::table();
-  const int status =
-      run.block_rows == kDefaultBlockRows
-          ? factor_cpu(a.m, a.n, a.ptr(), a.ld, out.tau.data(), lapack, run.threads)
-          : factor_cpu_with_block_rows(a.m, a.n, a.ptr(), a.ld, out.tau.data(), lapack,
-                                       run.threads, run.block_rows);
+  const int status = run.block_rows == kDefaultBlockRows
+                         ? factor_cpu(a.m, a.n, a.ptr(), a.ld, out.tau.data(), lapack, run.threads)
+                         : factor_cpu_with_block_rows(a.m, a.n, a.ptr(), a.ld, out.tau.data(),
+                                                      lapack, run.threads, run.block_rows);
   EXPECT_EQ(status, kOk);
+  for (int j = 0; j < a.n; ++j) {
+    EXPECT_TRUE(std::all_of(&a(0, j) + a.m, &a(0, j) + a.ld, [](T x) { return x == kPadding; }));
+  }
   return out;
 }
 
@@ -374,8 +377,7 @@ void expect_lapack_contract(const Matrix<T>& a, const Factored<T>& f) {
   const Matrix<long double> r = r_factor(f.a);
 
   const double factorization = ratio_to_a(a, a, q_times_r(q, r));
-  const double orthogonality =
-      double(one_norm(identity_minus_qtq(q)) / a.m / unit_roundoff<T>());
+  const double orthogonality = double(one_norm(identity_minus_qtq(q)) / a.m / unit_roundoff<T>());
   const double application = ratio_to_a(a, reference_apply_qt(f.a, f.tau, a), r);
   note_ratio<T>("||A-QR||/(||A|| m eps)", factorization);
   note_ratio<T>("||I-Q'Q||/(m eps)", orthogonality);
@@ -385,26 +387,60 @@ void expect_lapack_contract(const Matrix<T>& a, const Factored<T>& f) {
   EXPECT_LT(application, kLapackThreshold);
 }
 
+// max over columns of ||v(j) - v_ref(j)||_2 / (||v_ref(j)||_2 sqrt(m) eps), v(j) with its unit
+// diagonal; a column where either tau is 0 is compared as a whole through tau.
 template <class T>
-void expect_r_matches_reference(const Matrix<T>& a, const Factored<T>& f) {
-  Matrix<T> reference = a;
-  reference_geqrf(reference);
-  const double ratio = r_difference_ratio(a, f.a, reference);
-  note_ratio<T>("|R-R_geqrf|_col/(|a|_col sqrt(m) eps)", ratio);
-  EXPECT_LT(ratio, kRMatchThreshold);
+double v_difference_ratio(const Factored<T>& f, const Matrix<T>& reference,
+                          const std::vector<T>& reference_tau) {
+  double worst = 0;
+  for (int j = 0; j < f.a.n; ++j) {
+    if (f.tau[j] == 0 || reference_tau[j] == 0) continue;
+    long double norm = 1, diff = 0;
+    for (int i = j + 1; i < f.a.m; ++i) {
+      const long double d = (long double)f.a(i, j) - reference(i, j);
+      norm += (long double)reference(i, j) * reference(i, j);
+      diff += d * d;
+    }
+    worst = std::max(worst, double(std::sqrt(diff / norm / f.a.m)));
+  }
+  return worst / unit_roundoff<T>();
 }
 
-enum class CompareR { kYes, kNo };
+template <class T>
+double tau_difference_ratio(const std::vector<T>& tau, const std::vector<T>& reference_tau, int m) {
+  double worst = 0;
+  for (std::size_t j = 0; j < tau.size(); ++j)
+    worst = std::max(worst, std::fabs(double(tau[j]) - double(reference_tau[j])));
+  return worst / std::sqrt(double(m)) / unit_roundoff<T>();
+}
+
+// Where R is well determined, V, tau and R are xGEQRF's up to rounding, signs included.
+template <class T>
+void expect_matches_reference(const Matrix<T>& a, const Factored<T>& f) {
+  Matrix<T> reference = a;
+  const std::vector<T> reference_tau = reference_geqrf(reference);
+  const double r_ratio = r_difference_ratio(a, f.a, reference);
+  const double v_ratio = v_difference_ratio(f, reference, reference_tau);
+  const double tau_ratio = tau_difference_ratio(f.tau, reference_tau, a.m);
+  note_ratio<T>("|R-R_geqrf|_col/(|a|_col sqrt(m) eps)", r_ratio);
+  note_ratio<T>("|v-v_geqrf|/(|v_geqrf| sqrt(m) eps)", v_ratio);
+  note_ratio<T>("|tau-tau_geqrf|/(sqrt(m) eps)", tau_ratio);
+  EXPECT_LT(r_ratio, kReferenceMatchThreshold);
+  EXPECT_LT(v_ratio, kReferenceMatchThreshold);
+  EXPECT_LT(tau_ratio, kReferenceMatchThreshold);
+}
+
+enum class CompareToGeqrf { kYes, kNo };
 
 template <class T>
-void check(const Matrix<double>& input, CompareR compare_r, const Run& run = {}) {
+void check(const Matrix<double>& input, CompareToGeqrf compare, const Run& run = {}) {
   SCOPED_TRACE(::testing::Message() << input.m << " x " << input.n << ", " << run.threads
                                     << " threads, block rows " << run.block_rows);
   const Factored<T> f = factor<T>(input, run);
   const Matrix<T> a = convert<T>(input, input.m);
   const Factored<T> packed{convert<T>(f.a, f.a.m), f.tau};
   expect_lapack_contract(a, packed);
-  if (compare_r == CompareR::kYes) expect_r_matches_reference(a, packed);
+  if (compare == CompareToGeqrf::kYes) expect_matches_reference(a, packed);
 }
 
 template <class T>
@@ -414,49 +450,50 @@ using Precisions = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(TsqrCpu, Precisions);
 
 TYPED_TEST(TsqrCpu, Random) {
-  check<TypeParam>(gaussian(30000, 20, 1), CompareR::kYes);
-  check<TypeParam>(gaussian(30000, 20, 1), CompareR::kYes, {kThreads, 37, 0});
-  check<TypeParam>(gaussian(1000, 10, 2), CompareR::kYes, {kThreads, 10, 5});
+  check<TypeParam>(gaussian(30000, 20, 1), CompareToGeqrf::kYes);
+  check<TypeParam>(gaussian(30000, 20, 1), CompareToGeqrf::kYes, {kThreads, 37, 0});
+  check<TypeParam>(gaussian(1000, 10, 2), CompareToGeqrf::kYes, {kThreads, 10, 5});
 }
 
 TYPED_TEST(TsqrCpu, ThreadCounts) {
-  for (int threads : {1, 2, 3, 8, 64}) check<TypeParam>(gaussian(5000, 16, 3), CompareR::kYes, {threads, 100, 0});
+  for (int threads : {1, 2, 3, 8, 64})
+    check<TypeParam>(gaussian(5000, 16, 3), CompareToGeqrf::kYes, {threads, 100, 0});
 }
 
 TYPED_TEST(TsqrCpu, GradedColumns) {
   for (int step : {1, 2}) {
-    check<TypeParam>(graded(20000, 12, step, 4), CompareR::kYes);
-    check<TypeParam>(graded(600, 12, step, 5), CompareR::kYes, {kThreads, 12, 0});
+    check<TypeParam>(graded(20000, 12, step, 4), CompareToGeqrf::kYes);
+    check<TypeParam>(graded(600, 12, step, 5), CompareToGeqrf::kYes, {kThreads, 12, 0});
   }
 }
 
 TYPED_TEST(TsqrCpu, IllConditioned) {
   for (double condition : {1e12, 1e15}) {
-    check<TypeParam>(with_condition(20000, 16, condition, 6), CompareR::kNo);
-    check<TypeParam>(with_condition(500, 16, condition, 7), CompareR::kNo, {kThreads, 16, 0});
+    check<TypeParam>(with_condition(20000, 16, condition, 6), CompareToGeqrf::kNo);
+    check<TypeParam>(with_condition(500, 16, condition, 7), CompareToGeqrf::kNo, {kThreads, 16, 0});
   }
 }
 
 TYPED_TEST(TsqrCpu, RankDeficient) {
-  check<TypeParam>(with_rank(20000, 16, 7, 8), CompareR::kNo);
-  check<TypeParam>(with_rank(500, 16, 1, 9), CompareR::kNo, {kThreads, 16, 0});
+  check<TypeParam>(with_rank(20000, 16, 7, 8), CompareToGeqrf::kNo);
+  check<TypeParam>(with_rank(500, 16, 1, 9), CompareToGeqrf::kNo, {kThreads, 16, 0});
 }
 
 TYPED_TEST(TsqrCpu, ZeroColumns) {
-  check<TypeParam>(with_zero_columns(20000, 12, {0, 5, 11}, 10), CompareR::kNo);
-  check<TypeParam>(with_zero_columns(300, 12, {0, 1, 7, 11}, 11), CompareR::kNo,
+  check<TypeParam>(with_zero_columns(20000, 12, {0, 5, 11}, 10), CompareToGeqrf::kNo);
+  check<TypeParam>(with_zero_columns(300, 12, {0, 1, 7, 11}, 11), CompareToGeqrf::kNo,
                    {kThreads, 12, 0});
-  check<TypeParam>(Matrix<double>(20000, 12), CompareR::kYes);
+  check<TypeParam>(Matrix<double>(20000, 12), CompareToGeqrf::kYes);
 }
 
-TYPED_TEST(TsqrCpu, VeryThin) { check<TypeParam>(gaussian(1 << 18, 8, 12), CompareR::kYes); }
+TYPED_TEST(TsqrCpu, VeryThin) { check<TypeParam>(gaussian(1 << 18, 8, 12), CompareToGeqrf::kYes); }
 
 TYPED_TEST(TsqrCpu, SmallShapeSweep) {
   for (int n = 1; n <= 16; ++n) {
     for (int m : {n, n + 1, 2 * n, 132}) {
       const Matrix<double> a = gaussian(m, n, unsigned(100 * n + m));
-      check<TypeParam>(a, CompareR::kYes, {kThreads, n, 0});
-      check<TypeParam>(a, CompareR::kYes);
+      check<TypeParam>(a, CompareToGeqrf::kYes, {kThreads, n, 0});
+      check<TypeParam>(a, CompareToGeqrf::kYes);
     }
   }
 }
@@ -480,21 +517,21 @@ TYPED_TEST(TsqrCpu, ReducedFirstColumnKeepsItsSign) {
     const Factored<TypeParam> f = factor<TypeParam>(input, {kThreads, 40, 0});
     EXPECT_EQ(f.tau[0], TypeParam(0));
     for (int k = 0; k < input.n; ++k) EXPECT_EQ(f.a(0, k), TypeParam(input(0, k))) << k;
-    check<TypeParam>(input, CompareR::kYes, {kThreads, 40, 0});
+    check<TypeParam>(input, CompareToGeqrf::kYes, {kThreads, 40, 0});
   }
 }
 
 TYPED_TEST(TsqrCpu, NonFiniteInputPropagates) {
   using T = TypeParam;
-  for (double bad : {std::numeric_limits<double>::quiet_NaN(),
-                     std::numeric_limits<double>::infinity()}) {
+  for (double bad :
+       {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
     for (int row : {0, 3, 777}) {
       Matrix<double> input = gaussian(1000, 8, 15);
       input(row, 2) = bad;
       const Factored<T> f = factor<T>(input, {kThreads, 50, 0});
-      const bool any_nan = std::any_of(f.a.data.begin(), f.a.data.end(),
-                                       [](T x) { return std::isnan(x); }) ||
-                           std::any_of(f.tau.begin(), f.tau.end(), [](T x) { return std::isnan(x); });
+      const bool any_nan =
+          std::any_of(f.a.data.begin(), f.a.data.end(), [](T x) { return std::isnan(x); }) ||
+          std::any_of(f.tau.begin(), f.tau.end(), [](T x) { return std::isnan(x); });
       EXPECT_TRUE(any_nan) << "bad value " << bad << " at row " << row;
     }
   }
