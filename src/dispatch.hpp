@@ -15,8 +15,10 @@ namespace switchyard {
 
 template <class Call>
 struct Implementation {
-  const char* (*unusable)();     // why it cannot run now, or null
-  bool (*run)(const Call& call);  // false: failed, data untouched
+  const char* (*unusable)();                  // why it cannot run now, or null
+  const char* (*declines)(const Call& call);  // why it cannot take this call, or null
+  bool (*run)(const Call& call);              // false: failed, data untouched
+  const char* forced_only = nullptr;          // why auto routing does not pick it, or null
 };
 
 template <class Call>
@@ -28,7 +30,15 @@ struct Implementations {
 template <class Call>
 Candidate candidate(const Implementation<Call>* impl) {
   if (!impl) return {};
-  return {true, impl->unusable()};
+  return {true, impl->unusable(), impl->forced_only};
+}
+
+// The decision for a call an accelerated backend declined or failed:
+// "cpu route declines: TSQR needs m >= n".
+inline Decision fell_back(Backend b, const char* what, const char* why) {
+  Decision d;
+  std::snprintf(d.reason, sizeof d.reason, "%s route %s: %s", backend_name(b), what, why);
+  return d;
 }
 
 template <class Call, class Fallback>
@@ -40,14 +50,14 @@ void dispatch(Routine r, const Shape& s, const char* quick, const Call& call,
   Decision d = decide(config(), r, s, quick, candidate(cpu), candidate(gpu));
   if (d.backend != Backend::fallback) {
     const Implementation<Call>* impl = d.backend == Backend::gpu ? gpu : cpu;
-    if (impl->run(call)) {
+    if (const char* why_not = impl->declines(call)) {
+      d = fell_back(d.backend, "declines", why_not);
+    } else if (impl->run(call)) {
       record.set_decision(d);
       return;
+    } else {
+      d = fell_back(d.backend, "failed", "ran in the fallback");
     }
-    Decision failed;
-    std::snprintf(failed.reason, sizeof failed.reason, "%s route failed; ran in the fallback",
-                  backend_name(d.backend));
-    d = failed;
   }
   record.set_decision(d);
   run_fallback(call);

@@ -81,9 +81,11 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
   }
   Decision why_not;
   if (!pays(cfg.thresholds, r, s, why_not)) return why_not;
-  if (gpu.registered && !gpu.unusable) return make(Backend::gpu, "auto");
-  if (cpu.registered && !cpu.unusable) return make(Backend::cpu, "auto");
-  if (gpu.registered) return make(Backend::fallback, "%s", gpu.unusable);
+  if (gpu.registered && !gpu.unusable && !gpu.forced_only) return make(Backend::gpu, "auto");
+  if (cpu.registered && !cpu.unusable && !cpu.forced_only) return make(Backend::cpu, "auto");
+  for (const Candidate* c : {&gpu, &cpu}) {
+    if (c->registered) return make(Backend::fallback, "%s", c->unusable ? c->unusable : c->forced_only);
+  }
   return make(Backend::fallback, "no accelerated %s route in this build", name);
 }
 

@@ -22,6 +22,7 @@ struct Decision {
 struct Candidate {
   bool registered = false;         // the route exists in this build
   const char* unusable = nullptr;  // why it cannot run now (no device...), or null
+  const char* forced_only = nullptr;  // why auto routing does not pick it, or null
 };
 
 // Decides the backend for one call. `quick` is set by the entry point when

@@ -38,6 +38,17 @@ TEST(Route, AutoPrefersGpuThenCpu) {
   EXPECT_STREQ(d.reason, "no CUDA device");
 }
 
+TEST(Route, ForcedOnlyRoutesAreLeftToTheFallbackUnlessForced) {
+  Config c = defaults();
+  const Candidate manual{true, nullptr, "only when forced"};
+  Decision d = decide(c, Routine::dgeqrf, tall, nullptr, manual, absent);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_STREQ(d.reason, "only when forced");
+  EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, manual, usable).backend, Backend::gpu);
+  c.route[int(Routine::dgeqrf)] = RouteChoice::cpu;
+  EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, manual, absent).backend, Backend::cpu);
+}
+
 TEST(Route, ShapeRulesUseTheThresholds) {
   Config c = defaults();
   c.thresholds.tsqr_min_rows = 1000;

@@ -1,0 +1,355 @@
+#include "cpu_tsqr.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <new>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace switchyard::tsqr {
+namespace {
+
+using Index = std::ptrdiff_t;
+
+// Leaf blocks of about a core's L2 cache size: the leaf geqrf and orgqr each sweep a block
+// once per column, and larger blocks shrink the serial stack factorization. On a 1 MiB L2 this
+// size was fastest for n from 8 to 64.
+constexpr std::size_t kLeafBlockBytes = 1024 * 1024;
+
+// The serial stack factorization costs about 4 p n^3 flops against 6 m n^2 / threads for the
+// parallel passes, a ratio of (2/3) threads n / rows; blocks of at least this many times
+// threads * n rows keep it below 1/24.
+constexpr int kStackRowsPerThreadColumn = 16;
+
+// Rows [first(i), first(i) + height(i)) form block i; the last block also takes the remainder,
+// so every block has at least `rows` >= n rows.
+struct RowBlocks {
+  int m;
+  int rows;
+  int count;
+
+  Index first(int i) const { return Index{i} * rows; }
+  int height(int i) const { return i + 1 < count ? rows : m - (count - 1) * rows; }
+  int max_height() const { return height(count - 1); }
+};
+
+RowBlocks split_rows(int m, int block_rows) { return {m, block_rows, std::max(1, m / block_rows)}; }
+
+int default_block_rows(int m, int n, int threads, std::size_t element_bytes) {
+  const Index cache_rows = Index(kLeafBlockBytes / (element_bytes * std::size_t(n)));
+  const Index stack_rows = Index{kStackRowsPerThreadColumn} * threads * n;
+  const Index rows_per_thread = m / threads;
+  return int(std::max<Index>(n, std::min(std::max(cache_rows, stack_rows), rows_per_thread)));
+}
+
+bool valid_arguments(int m, int n, const void* a, int lda, const void* tau, int threads) {
+  return n >= 1 && m >= n && lda >= m && a && tau && threads >= 1;
+}
+
+// Runs task(worker, item) for every item in [0, items) on up to `workers` threads, the caller's
+// included, handing items out one at a time. A thread that cannot be started only costs speed:
+// the running ones take its share, so this cannot fail once A is being overwritten.
+template <class Task>
+void run_parallel(int items, int workers, const Task& task) {
+  std::atomic<int> next{0};
+  const auto work = [&](int worker) {
+    for (int item = next.fetch_add(1); item < items; item = next.fetch_add(1)) task(worker, item);
+  };
+  std::vector<std::thread> pool;
+  try {
+    pool.reserve(std::size_t(workers - 1));
+    for (int worker = 1; worker < workers; ++worker) pool.emplace_back(work, worker);
+  } catch (const std::exception&) {
+    // Carry on with the threads that did start.
+  }
+  work(0);
+  for (std::thread& thread : pool) thread.join();
+}
+
+// LAPACK answers a workspace query in WORK(1) as a floating-point number.
+template <class T>
+int lwork_from_query(T answer) {
+  return std::max(1, int(answer + T(0.5)));
+}
+
+template <class T>
+int geqrf_lwork(const Lapack<T>& la, int m, int n, T* a, int lda, T* tau) {
+  T answer{};
+  const int query = -1;
+  int info = 0;
+  la.geqrf(&m, &n, a, &lda, tau, &answer, &query, &info);
+  return info == 0 ? lwork_from_query(answer) : -1;
+}
+
+template <class T>
+int orgqr_lwork(const Lapack<T>& la, int m, int n, T* a, int lda, T* tau) {
+  T answer{};
+  const int query = -1;
+  int info = 0;
+  la.orgqr(&m, &n, &n, a, &lda, tau, &answer, &query, &info);
+  return info == 0 ? lwork_from_query(answer) : -1;
+}
+
+// The arguments of the calls below are valid by construction, so their INFO is always 0.
+template <class T>
+void geqrf(const Lapack<T>& la, int m, int n, T* a, int lda, T* tau, std::vector<T>& work) {
+  const int lwork = int(work.size());
+  int info = 0;
+  la.geqrf(&m, &n, a, &lda, tau, work.data(), &lwork, &info);
+}
+
+template <class T>
+void orgqr(const Lapack<T>& la, int m, int n, T* a, int lda, const T* tau, std::vector<T>& work) {
+  const int lwork = int(work.size());
+  int info = 0;
+  la.orgqr(&m, &n, &n, a, &lda, tau, work.data(), &lwork, &info);
+}
+
+// c = a * b with a m x k, b k x k.
+template <class T>
+void multiply(const Lapack<T>& la, int m, int k, const T* a, int lda, const T* b, int ldb, T* c,
+              int ldc) {
+  const T one = 1, zero = 0;
+  la.gemm("N", "N", &m, &k, &k, &one, a, &lda, b, &ldb, &zero, c, &ldc, 1, 1);
+}
+
+// b = b * inv(u) with u upper triangular n x n, b m x n.
+template <class T>
+void solve_right_upper(const Lapack<T>& la, int m, int n, const T* u, int ldu, T* b, int ldb) {
+  const T one = 1;
+  la.trsm("R", "U", "N", "N", &m, &n, &one, u, &ldu, b, &ldb, 1, 1, 1, 1);
+}
+
+template <class T>
+void copy_matrix(int m, int n, const T* from, int ld_from, T* to, int ld_to) {
+  for (int j = 0; j < n; ++j) std::copy_n(from + Index{j} * ld_from, m, to + Index{j} * ld_to);
+}
+
+template <class T>
+void copy_upper_triangle(int n, const T* from, int ld_from, T* to, int ld_to) {
+  for (int j = 0; j < n; ++j) std::copy_n(from + Index{j} * ld_from, j + 1, to + Index{j} * ld_to);
+}
+
+template <class T>
+bool any_nonzero(const T* x, int count) {
+  // NaN compares unequal to zero, so a NaN vector is never taken for an already reduced one.
+  return std::any_of(x, x + count, [](T value) { return value != T(0); });
+}
+
+// Scratch for one worker thread.
+template <class T>
+struct Workspace {
+  std::vector<T> q;     // a block's explicit Q before it is multiplied by the reduction Q
+  std::vector<T> work;  // geqrf / orgqr workspace
+};
+
+template <class T>
+class Factorization {
+ public:
+  Factorization(int n, T* a, int lda, const Lapack<T>& la, RowBlocks blocks, int workers)
+      : n_(n), lda_(lda), a_(a), la_(la), blocks_(blocks), workers_(workers) {}
+
+  // Everything that can fail happens here, before A is touched.
+  int allocate(T* tau) {
+    const int leaf_lwork = std::max(geqrf_lwork(la_, blocks_.max_height(), n_, a_, lda_, tau),
+                                    orgqr_lwork(la_, blocks_.max_height(), n_, a_, lda_, tau));
+    const int stack_lwork = std::max(geqrf_lwork(la_, stack_rows(), n_, a_, lda_, tau),
+                                     orgqr_lwork(la_, stack_rows(), n_, a_, lda_, tau));
+    if (std::min(leaf_lwork, stack_lwork) < 0) return kWorkspaceQuery;
+    try {
+      const std::size_t n = std::size_t(n_);
+      leaf_tau_.resize(std::size_t(blocks_.count) * n);
+      stack_.resize(std::size_t(stack_rows()) * n);  // zero below each block's R, as required
+      stack_tau_.resize(n);
+      stack_work_.resize(std::size_t(stack_lwork));
+      r_.resize(n * n);
+      s_.resize(n);
+      v_nonzero_.resize(std::size_t(blocks_.count) * n);
+      workspaces_.resize(std::size_t(workers_));
+      for (Workspace<T>& workspace : workspaces_) {
+        workspace.q.resize(std::size_t(blocks_.max_height()) * n);
+        workspace.work.resize(std::size_t(leaf_lwork));
+      }
+    } catch (const std::bad_alloc&) {
+      return kOutOfMemory;
+    } catch (const std::length_error&) {
+      return kOutOfMemory;
+    }
+    return kOk;
+  }
+
+  void run(T* tau) {
+    run_parallel(blocks_.count, workers_,
+                 [this](int worker, int block) { factor_leaf(block, workspaces_[worker]); });
+    factor_stack();
+    // Block 0 holds Q1, whose LU factorization gives the U that every block's V2 needs.
+    multiply_leaf_q_by_stack(0, workspaces_[0]);
+    factor_q1_minus_s();
+    divide_stack_by_u();
+    run_parallel(blocks_.count, workers_, [this](int worker, int block) {
+      if (block == 0) {
+        divide_block0_by_u();
+      } else {
+        multiply_leaf_q_by_stack(block, workspaces_[worker]);
+      }
+      note_nonzero_columns(block);
+    });
+    write_tau_and_r(tau);
+  }
+
+ private:
+  int stack_rows() const { return blocks_.count * n_; }
+  T* block_rows(int block) const { return a_ + blocks_.first(block); }
+  T& at(int i, int j) const { return a_[i + Index{j} * lda_]; }
+
+  void factor_leaf(int block, Workspace<T>& workspace) {
+    geqrf(la_, blocks_.height(block), n_, block_rows(block), lda_, leaf_tau(block), workspace.work);
+    copy_upper_triangle(n_, block_rows(block), lda_, stack_block(block), stack_rows());
+  }
+
+  // R of the stacked R factors is R of A; its explicit Q combines the blocks' Q factors.
+  void factor_stack() {
+    geqrf(la_, stack_rows(), n_, stack_.data(), stack_rows(), stack_tau_.data(), stack_work_);
+    copy_upper_triangle(n_, stack_.data(), stack_rows(), r_.data(), n_);
+    orgqr(la_, stack_rows(), n_, stack_.data(), stack_rows(), stack_tau_.data(), stack_work_);
+  }
+
+  // Overwrites the block's reflectors in A with (the block's explicit Q) * (its stack slice).
+  void multiply_leaf_q_by_stack(int block, Workspace<T>& workspace) {
+    const int height = blocks_.height(block);
+    copy_matrix(height, n_, block_rows(block), lda_, workspace.q.data(), height);
+    orgqr(la_, height, n_, workspace.q.data(), height, leaf_tau(block), workspace.work);
+    multiply(la_, height, n_, workspace.q.data(), height, stack_block(block), stack_rows(),
+             block_rows(block), lda_);
+  }
+
+  // In place on Q1 (top n x n of A): unit lower V1 strictly below the diagonal, U on and above
+  // it. s(j) = -sign(pivot) makes |pivot - s(j)| = |pivot| + 1 >= 1, so no pivoting is needed
+  // and nothing divides by zero.
+  void factor_q1_minus_s() {
+    for (int j = 0; j < n_; ++j) {
+      T& pivot = at(j, j);
+      s_[j] = pivot >= T(0) ? T(-1) : T(1);
+      pivot -= s_[j];
+      for (int i = j + 1; i < n_; ++i) at(i, j) /= pivot;
+      for (int k = j + 1; k < n_; ++k) {
+        const T u_jk = at(j, k);
+        for (int i = j + 1; i < n_; ++i) at(i, k) -= at(i, j) * u_jk;
+      }
+    }
+  }
+
+  // V2 = Q2 inv(U), and block i's rows of Q2 are (leaf Q) * (reduction Q slice i): dividing
+  // the small slices of blocks 1.. by U here lets their multiplication produce V2 directly,
+  // which saves a pass over A.
+  void divide_stack_by_u() {
+    solve_right_upper(la_, stack_rows() - n_, n_, a_, lda_, stack_block(1), stack_rows());
+  }
+
+  // Block 0 already holds its rows of Q; those below Q1 become V2.
+  void divide_block0_by_u() {
+    const int height = blocks_.height(0) - n_;
+    if (height > 0) solve_right_upper(la_, height, n_, a_, lda_, block_rows(0) + n_, lda_);
+  }
+
+  // Records which columns of V are nonzero in the block's rows of V2.
+  void note_nonzero_columns(int block) {
+    const int skip = block == 0 ? n_ : 0;
+    const T* v2 = block_rows(block) + skip;
+    for (int j = 0; j < n_; ++j) {
+      v_nonzero_[std::size_t(block) * n_ + j] =
+          any_nonzero(v2 + Index{j} * lda_, blocks_.height(block) - skip);
+    }
+  }
+
+  bool reflector_is_identity_flip(int j) const {
+    if (any_nonzero(&at(j + 1, j), n_ - j - 1)) return false;
+    for (int block = 0; block < blocks_.count; ++block) {
+      if (v_nonzero_[std::size_t(block) * n_ + j]) return false;
+    }
+    return true;
+  }
+
+  // tau(j) = -s(j) U(j,j) from the diagonal of T V1^T = -U S, and R = S R. A reflector with
+  // v = e(j) (tau 2, a flip of row j) commutes with the later ones, so it becomes H = I
+  // (tau 0, as xGEQRF reports it) with row j of R negated.
+  void write_tau_and_r(T* tau) const {
+    for (int j = 0; j < n_; ++j) {
+      const bool flip_only = reflector_is_identity_flip(j);
+      const T reconstructed = -s_[j] * at(j, j);
+      // 1 + |pivot| exceeds 2 only by rounding; comparing this way lets NaN through.
+      tau[j] = flip_only ? T(0) : reconstructed > T(2) ? T(2) : reconstructed;
+      const T row_sign = flip_only ? -s_[j] : s_[j];
+      for (int k = j; k < n_; ++k) at(j, k) = row_sign * r_[j + std::size_t(k) * n_];
+    }
+  }
+
+  T* leaf_tau(int block) { return leaf_tau_.data() + std::size_t(block) * n_; }
+  T* stack_block(int block) { return stack_.data() + std::size_t(block) * n_; }
+
+  const int n_;
+  const int lda_;
+  T* const a_;
+  const Lapack<T>& la_;
+  const RowBlocks blocks_;
+  const int workers_;
+
+  std::vector<T> leaf_tau_;  // tau of each block's geqrf, n per block
+  std::vector<T> stack_;     // the blocks' R factors stacked, then the reduction Q
+  std::vector<T> stack_tau_;
+  std::vector<T> stack_work_;
+  std::vector<T> r_;                      // R of A before the sign change, n x n
+  std::vector<T> s_;                      // the reconstruction signs
+  std::vector<unsigned char> v_nonzero_;  // per block and column: the block's V rows are nonzero
+  std::vector<Workspace<T>> workspaces_;
+};
+
+// A single block is plain geqrf: its output already is the contract.
+template <class T>
+int factor_single_block(int m, int n, T* a, int lda, T* tau, const Lapack<T>& la) {
+  const int lwork = geqrf_lwork(la, m, n, a, lda, tau);
+  if (lwork < 0) return kWorkspaceQuery;
+  std::vector<T> work;
+  try {
+    work.resize(std::size_t(lwork));
+  } catch (const std::bad_alloc&) {
+    return kOutOfMemory;
+  }
+  geqrf(la, m, n, a, lda, tau, work);
+  return kOk;
+}
+
+}  // namespace
+
+template <class T>
+int factor_cpu_with_block_rows(int m, int n, T* a, int lda, T* tau, const Lapack<T>& lapack,
+                               int threads, int block_rows) {
+  if (!valid_arguments(m, n, a, lda, tau, threads) || block_rows < n) return kInvalidArgument;
+  if (!lapack.complete()) return kIncompleteTable;
+  const RowBlocks blocks = split_rows(m, block_rows);
+  if (blocks.count == 1) return factor_single_block(m, n, a, lda, tau, lapack);
+  Factorization<T> factorization(n, a, lda, lapack, blocks, std::min(threads, blocks.count));
+  const int status = factorization.allocate(tau);
+  if (status != kOk) return status;
+  factorization.run(tau);
+  return kOk;
+}
+
+template <class T>
+int factor_cpu(int m, int n, T* a, int lda, T* tau, const Lapack<T>& lapack, int threads) {
+  if (!valid_arguments(m, n, a, lda, tau, threads)) return kInvalidArgument;
+  return factor_cpu_with_block_rows(m, n, a, lda, tau, lapack, threads,
+                                    default_block_rows(m, n, threads, sizeof(T)));
+}
+
+template int factor_cpu<float>(int, int, float*, int, float*, const Lapack<float>&, int);
+template int factor_cpu<double>(int, int, double*, int, double*, const Lapack<double>&, int);
+template int factor_cpu_with_block_rows<float>(int, int, float*, int, float*, const Lapack<float>&,
+                                               int, int);
+template int factor_cpu_with_block_rows<double>(int, int, double*, int, double*,
+                                                const Lapack<double>&, int, int);
+
+}  // namespace switchyard::tsqr

@@ -1,0 +1,61 @@
+#pragma once
+
+// Multithreaded tall-skinny QR (TSQR) for the CPU whose output follows LAPACK xGEQRF's contract.
+//
+// 1. The rows of A are split into p cache-sized blocks of at least n rows; each block is
+//    factored in place with geqrf on a worker thread, and its n x n R factor is copied into a
+//    (p n) x n stack.
+// 2. The stack is factored with geqrf (giving R) and its explicit Q, the reduction Q, is formed:
+//    block i's rows of the thin Q of A are (block i's explicit Q) * (slice i of the reduction Q).
+// 3. Householder reconstruction (Ballard, Demmel, Grigori et al., "Reconstructing Householder
+//    vectors from Tall-Skinny QR", 2015; LAPACK 3.10 xORHR_COL): block 0's rows of Q are formed
+//    (orgqr, gemm) and Q1 - S = V1 U is factored by LU without pivoting, with Q1 the top n x n
+//    of Q and S = diag(s), s(j) = -sign of the j-th pivot, so every pivot has magnitude >= 1.
+//    V2 = Q2 inv(U): the slices of the reduction Q for blocks 1.. are divided by U (trsm), so
+//    each block's orgqr and gemm, in parallel, write its rows of V2 directly over A.
+//    tau(j) = -s(j) U(j,j), which lies in [1, 2], and R is replaced by S R.
+//    Q S = H(1)...H(n) [I; 0] with H(j) = I - tau(j) v(j) v(j)^T, and s(j) reproduces xLARFG's
+//    choice beta = -sign(alpha) ||x||, so V, tau and R are xGEQRF's up to rounding.
+//
+// Columns already reduced: where a reflector's vector is exactly zero below the diagonal the
+// reconstruction yields v = e(j), tau = 2, i.e. a sign flip of row j. Such a reflector commutes
+// with the later ones (their vectors vanish in row j), so it is replaced by tau(j) = 0 (H = I)
+// and row j of R is negated instead, as xGEQRF reports it. An upper triangular A thus comes back
+// unchanged with tau = 0, exactly as from xGEQRF, and so do leading zero columns. Every tau is
+// therefore 0 or in [1, 2]. A column that is zero below the diagonal only after earlier
+// reflectors (rank deficiency, e.g. a zero column after nonzero ones) gets tau = 0 from xGEQRF
+// but a genuine reflector (tau in [1, 2]) here, whose Q column is another orthonormal completion;
+// both satisfy the contract, and R then differs from xGEQRF's in those rows, as R is not unique.
+//
+// Cost: about 6 m n^2 flops against 2 m n^2 for xGEQRF, in two parallel passes over A, each on
+// cache-sized row blocks; the stack factorization (about 4 p n^3 flops) is serial. Extra memory:
+// the stack and one block-sized buffer per thread.
+
+#include "lapack_table.hpp"
+
+namespace switchyard::tsqr {
+
+enum Status : int {
+  kOk = 0,
+  kInvalidArgument = 1,  // m < n, n < 1, lda < m, null pointers or threads < 1
+  kIncompleteTable = 2,  // a Lapack<T> entry is null
+  kWorkspaceQuery = 3,   // a LAPACK workspace query reported an error
+  kOutOfMemory = 4,
+};
+
+// Factors column-major m x n A (m >= n >= 1, lda >= m) in place with xGEQRF's output contract:
+// R on and above the diagonal, Householder vectors V strictly below it (implicit unit diagonal),
+// tau. Uses up to `threads` threads, the caller's included. Returns kOk on success; any other
+// status means it did not run and A and tau are untouched, so the caller can fall back to geqrf.
+// Shapes too short to split into two blocks are handed to lapack.geqrf directly.
+template <class T>
+int factor_cpu(int m, int n, T* a, int lda, T* tau, const Lapack<T>& lapack, int threads);
+
+// factor_cpu with the block height chosen by the caller instead of from the cache size: blocks
+// have block_rows rows (>= n), the last one also takes the remainder. Lets tests drive the
+// reduction with many small blocks.
+template <class T>
+int factor_cpu_with_block_rows(int m, int n, T* a, int lda, T* tau, const Lapack<T>& lapack,
+                               int threads, int block_rows);
+
+}  // namespace switchyard::tsqr
