@@ -30,7 +30,7 @@ struct Implementations {
 template <class Call>
 Candidate candidate(const Implementation<Call>* impl) {
   if (!impl) return {};
-  return {true, impl->unusable(), impl->forced_only};
+  return {true, impl->unusable, impl->forced_only};
 }
 
 // The decision for a call an accelerated backend declined or failed:

@@ -53,7 +53,9 @@ Decision forced(Backend b, const Candidate& c, const char* routine) {
     return make(Backend::fallback, "forced %s: %s has no %s route in this build",
                 backend_name(b), routine, backend_name(b));
   }
-  if (c.unusable) return make(Backend::fallback, "forced %s: %s", backend_name(b), c.unusable);
+  if (const char* why = c.unusable()) {
+    return make(Backend::fallback, "forced %s: %s", backend_name(b), why);
+  }
   return make(b, "forced");
 }
 
@@ -81,11 +83,15 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
   }
   Decision why_not;
   if (!pays(cfg.thresholds, r, s, why_not)) return why_not;
-  if (gpu.registered && !gpu.unusable && !gpu.forced_only) return make(Backend::gpu, "auto");
-  if (cpu.registered && !cpu.unusable && !cpu.forced_only) return make(Backend::cpu, "auto");
-  for (const Candidate* c : {&gpu, &cpu}) {
-    if (c->registered) return make(Backend::fallback, "%s", c->unusable ? c->unusable : c->forced_only);
+  const char* why_not_accelerated = nullptr;
+  for (Backend b : {Backend::gpu, Backend::cpu}) {
+    const Candidate& c = b == Backend::gpu ? gpu : cpu;
+    if (!c.registered) continue;
+    const char* why = c.forced_only ? c.forced_only : c.unusable();
+    if (!why) return make(b, "auto");
+    if (!why_not_accelerated) why_not_accelerated = why;
   }
+  if (why_not_accelerated) return make(Backend::fallback, "%s", why_not_accelerated);
   return make(Backend::fallback, "no accelerated %s route in this build", name);
 }
 

@@ -20,8 +20,10 @@ struct Decision {
 
 // What the router knows of one backend's implementation of a routine.
 struct Candidate {
-  bool registered = false;         // the route exists in this build
-  const char* unusable = nullptr;  // why it cannot run now (no device...), or null
+  bool registered = false;  // the route exists in this build
+  // Why it cannot run now (no device...), or null. Asked only when the
+  // router would otherwise pick it, since the answer may start a device.
+  const char* (*unusable)() = nullptr;
   const char* forced_only = nullptr;  // why auto routing does not pick it, or null
 };
 

@@ -12,9 +12,17 @@ Config defaults() {
   return parse_config([](const char*) -> const char* { return nullptr; }, warnings);
 }
 
+const char* ready() { return nullptr; }
+const char* without_device() { return "no CUDA device"; }
+int probes = 0;
+const char* counted_probe() {
+  ++probes;
+  return nullptr;
+}
+
 const Candidate absent{};
-const Candidate usable{true, nullptr};
-const Candidate no_device{true, "no CUDA device"};
+const Candidate usable{true, ready};
+const Candidate no_device{true, without_device};
 
 const Shape big_gemm{4096, 4096, 4096, 'N', 'N'};
 const Shape small_gemm{8, 8, 8, 'N', 'T'};
@@ -40,13 +48,27 @@ TEST(Route, AutoPrefersGpuThenCpu) {
 
 TEST(Route, ForcedOnlyRoutesAreLeftToTheFallbackUnlessForced) {
   Config c = defaults();
-  const Candidate manual{true, nullptr, "only when forced"};
+  const Candidate manual{true, ready, "only when forced"};
   Decision d = decide(c, Routine::dgeqrf, tall, nullptr, manual, absent);
   EXPECT_EQ(d.backend, Backend::fallback);
   EXPECT_STREQ(d.reason, "only when forced");
   EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, manual, usable).backend, Backend::gpu);
   c.route[int(Routine::dgeqrf)] = RouteChoice::cpu;
   EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, manual, absent).backend, Backend::cpu);
+}
+
+TEST(Route, DevicesAreProbedOnlyForCallsThatCouldUseThem) {
+  Config c = defaults();
+  const Candidate gpu{true, counted_probe};
+  probes = 0;
+  decide(c, Routine::dgemm, small_gemm, nullptr, absent, gpu);
+  decide(c, Routine::dgemm, big_gemm, "quick return: empty C", absent, gpu);
+  c.route[int(Routine::dgemm)] = RouteChoice::fallback;
+  decide(c, Routine::dgemm, big_gemm, nullptr, absent, gpu);
+  EXPECT_EQ(probes, 0);
+  c.route[int(Routine::dgemm)] = RouteChoice::automatic;
+  EXPECT_EQ(decide(c, Routine::dgemm, big_gemm, nullptr, absent, gpu).backend, Backend::gpu);
+  EXPECT_EQ(probes, 1);
 }
 
 TEST(Route, ShapeRulesUseTheThresholds) {
