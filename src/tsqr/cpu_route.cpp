@@ -11,6 +11,7 @@
 #include "dispatch.hpp"
 #include "fallback.hpp"
 #include "tsqr/cpu_tsqr.hpp"
+#include "tsqr/optimal_lwork.hpp"
 
 namespace switchyard {
 namespace {
@@ -34,17 +35,12 @@ const char* declines(const GeqrfCall<T>& g) {
 
 template <class T>
 bool run(const GeqrfCall<T>& g) {
-  // WORK(1) on return is the optimal LWORK, as the fallback's own geqrf reports it.
   const tsqr::Lapack<T> lapack = fallback_lapack<T>();
-  T optimal_lwork{};
-  int info = 0;
-  const int query = -1;
-  lapack.geqrf(&g.m, &g.n, g.a, &g.lda, g.tau, &optimal_lwork, &query, &info);
   const unsigned cores = std::thread::hardware_concurrency();
   if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, lapack, cores ? int(cores) : 1) != tsqr::kOk) {
     return false;
   }
-  g.work[0] = optimal_lwork;
+  g.work[0] = tsqr::optimal_lwork(g);
   *g.info = 0;
   return true;
 }

@@ -1,0 +1,152 @@
+// Applies each block's Q to [X_b; 0] as a block reflector: Y = [X_b; 0] - V Z with
+// Z = T V1^T X_b, T the upper triangular factor of H(0) ... H(n-1) = I - V T V^T. T is never
+// formed: T^-1 = diag(1 / tau) + strict upper triangle of V^T V, so Z is a back substitution
+// Z_j = tau_j (S_j - sum_{l > j} (v_j^T v_l) Z_l) on S = V1^T X_b, which also holds for tau_j = 0.
+// The product V Z, the bulk of the work, runs on the register tile of tsqr_tile.cuh with V and
+// Z in shared memory.
+#include "tsqr_tile.cuh"
+
+namespace switchyard::kernels {
+namespace tsqr {
+namespace {
+
+template <class T, int N>
+constexpr size_t shared_bytes() {
+  return sizeof(T) * (size_t(N) * kTsqrBlockRows + 2 * size_t(N) * (N + 1) + N);
+}
+
+template <class T, int N>
+__global__ void __launch_bounds__(Tile<N>::kThreads)
+form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* tau,
+            const T* gram, const T* x, long long ldx, T* out, long long ld_out,
+            int* nonzero_columns) {
+  using Tile = tsqr::Tile<N>;
+  constexpr int kStride = N + 1;  // row stride of the N x N shared matrices
+  extern __shared__ unsigned char shared_memory[];
+  T* vs = reinterpret_cast<T*>(shared_memory);  // V, column k at vs + k * kTsqrBlockRows
+  T* xs = vs + N * kTsqrBlockRows;              // X_b, element (i, c) at i * kStride + c
+  T* zs = xs + N * kStride;                     // S, then Z, likewise
+  T* taus = zs + N * kStride;
+
+  const int block = first_block + int(blockIdx.x);
+  const long long row0 = (long long)block * kTsqrBlockRows;
+  const int height = block_height(m, block);
+  const int tid = int(threadIdx.x);
+
+  for (int idx = tid; idx < N * kTsqrBlockRows; idx += Tile::kThreads) {
+    const int k = idx / kTsqrBlockRows, r = idx % kTsqrBlockRows;
+    T value = 0;
+    if (k < n) value = r > k ? (r < height ? v[row0 + r + k * ldv] : T(0)) : r == k ? T(1) : T(0);
+    vs[idx] = value;
+  }
+  for (int idx = tid; idx < N * N; idx += Tile::kThreads) {
+    const int i = idx % N, c = idx / N;
+    T value = 0;
+    if (i < n && c < n) value = x ? x[(long long)block * n + i + c * ldx] : T(i == c);
+    xs[i * kStride + c] = value;
+  }
+  if (tid < N) taus[tid] = tid < n ? tau[(long long)block * n + tid] : T(0);
+  __syncthreads();
+
+  // S = V1^T X_b, V1 the unit lower triangular top of V.
+  for (int idx = tid; idx < N * N; idx += Tile::kThreads) {
+    const int k = idx / N, c = idx % N;
+    T sum = 0;
+    for (int i = k; i < n; ++i) sum += vs[k * kTsqrBlockRows + i] * xs[i * kStride + c];
+    zs[k * kStride + c] = sum;
+  }
+  __syncthreads();
+
+  // Back substitution, one column of Z per group of 8 lanes.
+  {
+    const int part = Tile::lane() & 7;
+    const int c = Tile::warp() * 4 + (Tile::lane() >> 3);
+    const T* gram_block = gram + (long long)block * n * n;
+    for (int j = n - 1; j >= 0; --j) {
+      T sum = 0;
+      for (int l = j + 1 + part; l < n; l += 8) sum += gram_block[j + (long long)l * n] * zs[l * kStride + c];
+      sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+      sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+      sum += __shfl_xor_sync(0xffffffffu, sum, 4);
+      if (part == 0) zs[j * kStride + c] = taus[j] * (zs[j * kStride + c] - sum);
+      __syncwarp();
+    }
+  }
+  __syncthreads();
+
+  T y[kRowsPerThread][kColumnsPerThread];
+#pragma unroll
+  for (int s = 0; s < kRowsPerThread; ++s) {
+#pragma unroll
+    for (int q = 0; q < kColumnsPerThread; ++q) y[s][q] = 0;
+  }
+  for (int kk = 0; kk < n; ++kk) {
+    T vk[kRowsPerThread], zk[kColumnsPerThread];
+#pragma unroll
+    for (int s = 0; s < kRowsPerThread; ++s) vk[s] = vs[kk * kTsqrBlockRows + Tile::row(s)];
+#pragma unroll
+    for (int q = 0; q < kColumnsPerThread; ++q) zk[q] = zs[kk * kStride + Tile::column(q)];
+#pragma unroll
+    for (int s = 0; s < kRowsPerThread; ++s) {
+#pragma unroll
+      for (int q = 0; q < kColumnsPerThread; ++q) y[s][q] += vk[s] * zk[q];
+    }
+  }
+
+#pragma unroll
+  for (int q = 0; q < kColumnsPerThread; ++q) {
+    const int k = Tile::column(q);
+    bool nonzero = false;
+#pragma unroll
+    for (int s = 0; s < kRowsPerThread; ++s) {
+      const int r = Tile::row(s);
+      const T top = r < N ? xs[(r < N ? r : 0) * kStride + k] : T(0);
+      const T value = top - y[s][q];
+      if (r < height && k < n) {
+        out[row0 + r + k * ld_out] = value;
+        nonzero = nonzero || (row0 + r >= n && !(value == T(0)));
+      }
+    }
+    if (nonzero_columns && __any_sync(0xffffffffu, nonzero) && Tile::lane() == 0) {
+      atomicOr(nonzero_columns + k, 1);
+    }
+  }
+}
+
+template <class T, int N>
+cudaError_t launch(int m, int n, const T* v, long long ldv, int first_block, int blocks,
+                   const T* tau, const T* gram, const T* x, long long ldx, T* out,
+                   long long ld_out, int* nonzero_columns, cudaStream_t stream) {
+  constexpr size_t bytes = shared_bytes<T, N>();
+  // Above 48 KiB a kernel must opt in; doing it on every launch is cheap and thread-safe.
+  cudaError_t status = cudaFuncSetAttribute(form_blocks<T, N>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+  if (status != cudaSuccess) return status;
+  form_blocks<T, N><<<blocks, Tile<N>::kThreads, bytes, stream>>>(
+      m, n, v, ldv, first_block, tau, gram, x, ldx, out, ld_out, nonzero_columns);
+  return cudaGetLastError();
+}
+
+}  // namespace
+}  // namespace tsqr
+
+template <class T>
+cudaError_t tsqr_form_blocks(int m, int n, const T* v, long long ldv, int first_block, int blocks,
+                             const T* tau, const T* gram, const T* x, long long ldx, T* out,
+                             long long ld_out, int* nonzero_columns, cudaStream_t stream) {
+  if (blocks <= 0) return cudaSuccess;
+  if (n <= 8) return tsqr::launch<T, 8>(m, n, v, ldv, first_block, blocks, tau, gram, x, ldx, out, ld_out, nonzero_columns, stream);
+  if (n <= 16) return tsqr::launch<T, 16>(m, n, v, ldv, first_block, blocks, tau, gram, x, ldx, out, ld_out, nonzero_columns, stream);
+  if (n <= 32) return tsqr::launch<T, 32>(m, n, v, ldv, first_block, blocks, tau, gram, x, ldx, out, ld_out, nonzero_columns, stream);
+  if (n <= 64) return tsqr::launch<T, 64>(m, n, v, ldv, first_block, blocks, tau, gram, x, ldx, out, ld_out, nonzero_columns, stream);
+  return cudaErrorInvalidValue;
+}
+
+template cudaError_t tsqr_form_blocks<float>(int, int, const float*, long long, int, int,
+                                             const float*, const float*, const float*, long long,
+                                             float*, long long, int*, cudaStream_t);
+template cudaError_t tsqr_form_blocks<double>(int, int, const double*, long long, int, int,
+                                              const double*, const double*, const double*,
+                                              long long, double*, long long, int*, cudaStream_t);
+
+}  // namespace switchyard::kernels

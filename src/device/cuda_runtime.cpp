@@ -1,0 +1,158 @@
+#include "device/cuda_runtime.hpp"
+
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "config.hpp"
+#include "device/probe.hpp"
+
+namespace switchyard::cuda {
+namespace {
+
+// Pools of objects created on demand and never destroyed: a process may call from any number
+// of threads, and CUDA objects must not be destroyed after the runtime has shut down at exit.
+template <class T>
+class Pool {
+ public:
+  bool take(T& item) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) return false;
+    item = free_.back();
+    free_.pop_back();
+    return true;
+  }
+  void give(const T& item) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(item);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<T> free_;
+};
+
+Pool<cudaStream_t>& streams() {
+  static auto* pool = new Pool<cudaStream_t>;
+  return *pool;
+}
+
+// Selects the device for the calling thread; the first time, also makes its memory pool keep
+// what calls free.
+cudaError_t use_device() {
+  static const cudaError_t prepared = [] {
+    cudaError_t status = cudaSetDevice(device_ordinal());
+    if (status != cudaSuccess) return status;
+    cudaMemPool_t pool;
+    status = cudaDeviceGetDefaultMemPool(&pool, device_ordinal());
+    if (status != cudaSuccess) return status;
+    std::uint64_t keep_everything = UINT64_MAX;
+    return cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything);
+  }();
+  if (prepared != cudaSuccess) return prepared;
+  return cudaSetDevice(device_ordinal());
+}
+
+}  // namespace
+
+const char* unavailable() {
+  static const std::string why = [] {
+    const DeviceProbe& probe = probe_devices();
+    if (probe.cuda.empty()) return probe.cuda_absent;
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) return "CUDA runtime: " + describe(status);
+    if (count == 0) return std::string("no CUDA device");
+    return std::string();
+  }();
+  return why.empty() ? nullptr : why.c_str();
+}
+
+int device_ordinal() {
+  const int count = int(probe_devices().cuda.size());
+  return count > 0 ? config().device % count : 0;
+}
+
+std::string describe(cudaError_t status) {
+  return std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
+}
+
+Stream::Stream() {
+  status_ = use_device();
+  if (status_ != cudaSuccess) return;
+  if (!streams().take(stream_)) {
+    // Non-blocking: the program's own work on the legacy default stream neither waits for
+    // Switchyard's nor holds it up.
+    status_ = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+    if (status_ != cudaSuccess) stream_ = nullptr;
+  }
+}
+
+Stream::~Stream() {
+  if (stream_) streams().give(stream_);
+}
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
+  status_ = cudaMallocAsync(&pointer_, bytes ? bytes : 1, stream);
+  if (status_ != cudaSuccess) pointer_ = nullptr;
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (pointer_) cudaFreeAsync(pointer_, stream_);
+}
+
+struct Staging::Set {
+  void* slots[kSlots];
+  cudaEvent_t events[kSlots];
+};
+
+namespace {
+Pool<Staging::Set*>& staging_sets() {
+  static auto* pool = new Pool<Staging::Set*>;
+  return *pool;
+}
+}  // namespace
+
+Staging::Staging() {
+  if (staging_sets().take(set_)) return;
+  status_ = use_device();
+  if (status_ != cudaSuccess) return;
+  auto* set = new Set{};
+  int made = 0;
+  for (; made < kSlots; ++made) {
+    status_ = cudaMallocHost(&set->slots[made], kSlotBytes);
+    if (status_ != cudaSuccess) break;
+    status_ = cudaEventCreateWithFlags(&set->events[made], cudaEventDisableTiming);
+    if (status_ != cudaSuccess) {
+      cudaFreeHost(set->slots[made]);
+      break;
+    }
+  }
+  if (made == kSlots) {
+    set_ = set;
+    return;
+  }
+  for (int i = 0; i < made; ++i) {
+    cudaFreeHost(set->slots[i]);
+    cudaEventDestroy(set->events[i]);
+  }
+  delete set;
+}
+
+Staging::~Staging() {
+  if (set_) staging_sets().give(set_);
+}
+
+void* Staging::slot(int i) const { return set_->slots[i]; }
+cudaEvent_t Staging::event(int i) const { return set_->events[i]; }
+
+bool device_accessible(const void* p) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    cudaGetLastError();  // unregistered host memory reports an error on some versions
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+}
+
+}  // namespace switchyard::cuda

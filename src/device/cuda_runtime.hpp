@@ -1,0 +1,80 @@
+// The CUDA side of the device runtime: the device this process uses, streams, device memory
+// from a pool kept across calls, pinned staging buffers, and where a pointer lives. Nothing
+// here runs before the first call routed to the GPU; the CUDA runtime is linked statically and
+// loads the driver only then, so the library still loads where there is none.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+
+namespace switchyard::cuda {
+
+// Why this process cannot run CUDA work, or null. Probes once.
+const char* unavailable();
+
+// The device calls run on: SWITCHYARD_DEVICE (or the MPI local rank) modulo the device count.
+int device_ordinal();
+
+// "cudaErrorMemoryAllocation: out of memory".
+std::string describe(cudaError_t status);
+
+// A stream on the device, held by one call; streams are pooled, created on demand.
+class Stream {
+ public:
+  Stream();
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaError_t status() const { return status_; }
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+  cudaError_t status_ = cudaSuccess;
+};
+
+// Device memory from the device's pool, ordered on a stream. The pool keeps freed memory for
+// the next call instead of returning it to the driver.
+class DeviceBuffer {
+ public:
+  DeviceBuffer(std::size_t bytes, cudaStream_t stream);
+  ~DeviceBuffer();
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  cudaError_t status() const { return status_; }
+  void* get() const { return pointer_; }
+
+ private:
+  void* pointer_ = nullptr;
+  cudaStream_t stream_;
+  cudaError_t status_;
+};
+
+// A set of pinned host buffers for streaming host data through, held by one call; sets are
+// pooled and kept for the life of the process.
+class Staging {
+ public:
+  static constexpr int kSlots = 8;
+  static constexpr std::size_t kSlotBytes = std::size_t(32) << 20;
+  struct Set;
+
+  Staging();
+  ~Staging();
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+  cudaError_t status() const { return status_; }
+  void* slot(int i) const;
+  cudaEvent_t event(int i) const;  // recorded after the slot's transfer is enqueued
+
+ private:
+  Set* set_ = nullptr;
+  cudaError_t status_ = cudaSuccess;
+};
+
+// Whether the GPU can work on p in place (device or managed memory); host memory, pinned or
+// not, is streamed.
+bool device_accessible(const void* p);
+
+}  // namespace switchyard::cuda

@@ -1,0 +1,51 @@
+// The gpu route of sgeqrf/dgeqrf: TSQR on a CUDA device (gpu_tsqr.hpp), taken automatically
+// for tall-skinny shapes that pay (src/route.cpp) when a CUDA device is present.
+#include <cstdio>
+#include <string>
+
+#include "calls.hpp"
+#include "device/cuda_runtime.hpp"
+#include "dispatch.hpp"
+#include "tsqr/gpu_tsqr.hpp"
+#include "tsqr/optimal_lwork.hpp"
+
+namespace switchyard {
+namespace {
+
+template <class T>
+const char* declines(const GeqrfCall<T>& g) {
+  if (g.m < g.n) return "TSQR needs m >= n";
+  if (g.n > tsqr::kGpuMaxColumns) return "the GPU TSQR takes at most 64 columns";
+  return nullptr;
+}
+
+template <class T>
+bool run(const GeqrfCall<T>& g) {
+  std::string error;
+  if (!tsqr::factor_gpu(g.m, g.n, g.a, g.lda, g.tau, error)) {
+    std::fprintf(stderr, "switchyard: %cgeqrf on the GPU failed (%s); running it in the fallback\n",
+                 sizeof(T) == sizeof(float) ? 's' : 'd', error.c_str());
+    return false;
+  }
+  const T lwork = tsqr::optimal_lwork(g);
+  if (cuda::device_accessible(g.work)) {
+    cudaMemcpy(g.work, &lwork, sizeof(T), cudaMemcpyHostToDevice);
+  } else {
+    g.work[0] = lwork;
+  }
+  *g.info = 0;
+  return true;
+}
+
+template <class T>
+const Implementation<GeqrfCall<T>> gpu_tsqr{cuda::unavailable, declines<T>, run<T>};
+
+// Plugging the route in: the router sees it from the first call on.
+[[maybe_unused]] const bool registered = [] {
+  Implementations<GeqrfCall<float>>::gpu = &gpu_tsqr<float>;
+  Implementations<GeqrfCall<double>>::gpu = &gpu_tsqr<double>;
+  return true;
+}();
+
+}  // namespace
+}  // namespace switchyard

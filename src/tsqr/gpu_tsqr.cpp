@@ -1,0 +1,320 @@
+#include "tsqr/gpu_tsqr.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <future>
+#include <vector>
+
+#include "device/cuda_runtime.hpp"
+#include "tsqr_kernels.hpp"
+
+namespace switchyard::tsqr {
+namespace {
+
+using kernels::kTsqrBlockRows;
+
+int blocks_of(long long rows) { return int((rows + kTsqrBlockRows - 1) / kTsqrBlockRows); }
+
+// One level of the reduction tree: its matrix (A itself at level 0, the stacked R factors of
+// the level below otherwise) and the per-block outputs of its factorization.
+template <class T>
+struct Level {
+  long long rows, ld;
+  int blocks;
+  T* data;
+  T* tau;
+  T* gram;
+};
+
+template <class T>
+struct Plan {
+  int n;
+  std::vector<Level<T>> levels;  // levels.back() is the root, a single block
+  T* r;          // the root's R
+  T* chain;      // block 0's explicit Q, level by level (kTsqrBlockRows x n)
+  T* lu;         // Q1 - S = L U
+  T* s;          // the reconstruction signs
+  T* u_inverse;
+  T* tau;        // tau when the caller's is not device accessible
+  int* nonzero;  // per column: V2 has a nonzero
+};
+
+// Lays the plan's workspace out from `base` (null: only measures it) and returns its size in
+// bytes. A copy of A (ld m) comes first when `copy_a`.
+template <class T>
+std::size_t lay_out(Plan<T>& p, int m, int n, bool copy_a, char* base) {
+  std::size_t used = 0;
+  const auto take = [&](std::size_t bytes) {
+    char* at = base ? base + used : nullptr;
+    used += (bytes + 255) / 256 * 256;
+    return at;
+  };
+  const auto elements = [&](long long count) {
+    return reinterpret_cast<T*>(take(std::size_t(count) * sizeof(T)));
+  };
+  p.n = n;
+  p.levels.clear();
+  T* a_copy = copy_a ? elements((long long)m * n) : nullptr;
+  long long rows = m;
+  for (;;) {
+    const int blocks = blocks_of(rows);
+    p.levels.push_back({rows, rows, blocks, nullptr, elements((long long)blocks * n),
+                        elements((long long)blocks * n * n)});
+    if (blocks == 1) break;
+    rows = (long long)blocks * n;
+  }
+  p.levels[0].data = a_copy;
+  for (std::size_t level = 1; level < p.levels.size(); ++level) {
+    p.levels[level].data = elements(p.levels[level].rows * n);
+  }
+  p.r = elements((long long)n * n);
+  p.chain = elements((long long)kTsqrBlockRows * n);
+  p.lu = elements((long long)n * n);
+  p.s = elements(n);
+  p.u_inverse = elements((long long)n * n);
+  p.tau = elements(n);
+  p.nonzero = reinterpret_cast<int*>(take(sizeof(int) * std::size_t(n)));
+  return used;
+}
+
+// Factors blocks [first, first + count) of a level, writing their R factors to the next.
+template <class T>
+cudaError_t factor_level(const Plan<T>& p, std::size_t level, int first, int count,
+                         cudaStream_t stream) {
+  const Level<T>& l = p.levels[level];
+  const bool root = level + 1 == p.levels.size();
+  return kernels::tsqr_factor_blocks(int(l.rows), p.n, l.data, l.ld, first, count, l.tau, l.gram,
+                                     root ? p.r : p.levels[level + 1].data,
+                                     root ? p.n : p.levels[level + 1].ld, stream);
+}
+
+// Everything after the leaves are factored: the upper levels, the reconstruction, and the
+// pass that writes V and R over level 0 and tau to `tau`.
+template <class T>
+cudaError_t finish_factorization(const Plan<T>& p, T* tau, cudaStream_t stream) {
+  const int n = p.n;
+  const std::size_t top = p.levels.size() - 1;
+  cudaError_t status = cudaSuccess;
+  const auto check = [&](cudaError_t s) { return (status = s) == cudaSuccess; };
+  for (std::size_t level = 1; level <= top; ++level) {
+    if (!check(factor_level(p, level, 0, p.levels[level].blocks, stream))) return status;
+  }
+  // Q1: block 0's rows of the explicit Q, from the root down.
+  for (std::size_t level = top + 1; level-- > 0;) {
+    const Level<T>& l = p.levels[level];
+    const T* x = level == top ? nullptr : p.chain;
+    if (!check(kernels::tsqr_form_blocks(int(l.rows), n, l.data, l.ld, 0, 1, l.tau, l.gram, x,
+                                         kTsqrBlockRows, p.chain, kTsqrBlockRows, nullptr,
+                                         stream))) {
+      return status;
+    }
+  }
+  if (!check(kernels::tsqr_reconstruct(n, p.chain, kTsqrBlockRows, p.lu, p.s, p.u_inverse,
+                                       stream))) {
+    return status;
+  }
+  // Q inv(U) down the tree: at level 0 that is V2, written over the leaves' reflectors.
+  if (!check(cudaMemsetAsync(p.nonzero, 0, sizeof(int) * std::size_t(n), stream))) return status;
+  for (std::size_t level = top + 1; level-- > 0;) {
+    const Level<T>& l = p.levels[level];
+    const bool root = level == top;
+    const T* x = root ? p.u_inverse : p.levels[level + 1].data;
+    const long long ldx = root ? n : p.levels[level + 1].ld;
+    if (!check(kernels::tsqr_form_blocks(int(l.rows), n, l.data, l.ld, 0, l.blocks, l.tau, l.gram,
+                                         x, ldx, l.data, l.ld,
+                                         level == 0 ? p.nonzero : nullptr, stream))) {
+      return status;
+    }
+  }
+  const Level<T>& leaves = p.levels[0];
+  return kernels::tsqr_finish(n, p.lu, p.s, p.r, p.nonzero, leaves.data, leaves.ld, tau, stream);
+}
+
+// Rows [first, first + rows) of a column-major matrix, n columns, to and from a contiguous
+// buffer with leading dimension rows.
+template <class T>
+void pack_rows(const T* a, long long lda, long long first, long long rows, int n, T* buffer) {
+  for (int k = 0; k < n; ++k) std::memcpy(buffer + rows * k, a + first + lda * k, sizeof(T) * rows);
+}
+template <class T>
+void unpack_rows(const T* buffer, long long first, long long rows, int n, T* a, long long lda) {
+  for (int k = 0; k < n; ++k) std::memcpy(a + first + lda * k, buffer + rows * k, sizeof(T) * rows);
+}
+
+bool fail(std::string& error, const char* what, cudaError_t status) {
+  error = std::string(what) + ": " + cuda::describe(status);
+  return false;
+}
+
+template <class T>
+bool factor_in_place(int m, int n, T* a, int lda, T* tau, std::string& error) {
+  cuda::Stream stream;
+  if (stream.status() != cudaSuccess) return fail(error, "no stream", stream.status());
+  Plan<T> plan;
+  const std::size_t bytes = lay_out<T>(plan, m, n, false, nullptr);
+  cuda::DeviceBuffer workspace(bytes, stream.get());
+  if (workspace.status() != cudaSuccess) {
+    return fail(error, "no device workspace", workspace.status());
+  }
+  lay_out<T>(plan, m, n, false, static_cast<char*>(workspace.get()));
+  plan.levels[0].data = a;
+  plan.levels[0].ld = lda;
+  const bool tau_on_device = cuda::device_accessible(tau);
+  cudaError_t status = factor_level(plan, 0, 0, plan.levels[0].blocks, stream.get());
+  if (status == cudaSuccess) {
+    status = finish_factorization(plan, tau_on_device ? tau : plan.tau, stream.get());
+  }
+  if (status == cudaSuccess && !tau_on_device) {
+    status = cudaMemcpyAsync(tau, plan.tau, sizeof(T) * n, cudaMemcpyDeviceToHost, stream.get());
+  }
+  const cudaError_t finished = cudaStreamSynchronize(stream.get());
+  if (status == cudaSuccess) status = finished;
+  return status == cudaSuccess || fail(error, "TSQR on device data", status);
+}
+
+// Host data moves in chunks of whole row blocks, each filling one pinned staging slot.
+struct Chunks {
+  long long rows_per_chunk;
+  int count;
+  long long first(int c) const { return rows_per_chunk * c; }
+  long long rows(int c, int m) const { return std::min(rows_per_chunk, m - first(c)); }
+};
+
+template <class T>
+Chunks chunks_for(int m, int n) {
+  const long long slot_rows = (long long)(cuda::Staging::kSlotBytes / (sizeof(T) * n));
+  const long long rows = std::max<long long>(1, slot_rows / kTsqrBlockRows) * kTsqrBlockRows;
+  return {rows, int((m + rows - 1) / rows)};
+}
+
+constexpr int kSlots = cuda::Staging::kSlots;
+
+// Helper threads pack chunks of the caller's A into pinned slots, up to kSlots - 1 ahead, while
+// the calling thread sends each packed chunk to the device and factors its leaves there.
+template <class T>
+cudaError_t upload_and_factor_leaves(const Plan<T>& plan, int m, const T* a, int lda,
+                                     const cuda::Staging& staging, const Chunks& chunks,
+                                     cudaStream_t stream) {
+  const int n = plan.n;
+  T* device_a = plan.levels[0].data;
+  const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % kSlots)); };
+  std::vector<std::future<void>> packed(std::size_t(chunks.count));
+  const auto pack = [&](int c) {
+    packed[c] = std::async(std::launch::async, [&, c] {
+      // The slot's previous chunk, c - kSlots, has had its transfer enqueued and recorded.
+      if (c >= kSlots) cudaEventSynchronize(staging.event(c % kSlots));
+      pack_rows(a, lda, chunks.first(c), chunks.rows(c, m), n, slot(c));
+    });
+  };
+  for (int c = 0; c < std::min(chunks.count, kSlots - 1); ++c) pack(c);
+  cudaError_t status = cudaSuccess;
+  for (int c = 0; c < chunks.count; ++c) {
+    if (c + kSlots - 1 < chunks.count) pack(c + kSlots - 1);
+    packed[c].wait();
+    if (status != cudaSuccess) continue;
+    const long long first = chunks.first(c), rows = chunks.rows(c, m);
+    status = cudaMemcpy2DAsync(device_a + first, sizeof(T) * m, slot(c), sizeof(T) * rows,
+                               sizeof(T) * rows, n, cudaMemcpyHostToDevice, stream);
+    if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % kSlots), stream);
+    if (status == cudaSuccess) {
+      const int first_block = int(first / kTsqrBlockRows);
+      status = factor_level(plan, 0, first_block, blocks_of(first + rows) - first_block, stream);
+    }
+  }
+  return status;
+}
+
+// The reverse: chunks of the result come back through the slots, and helper threads unpack
+// them into the caller's A while later chunks are in flight.
+template <class T>
+cudaError_t return_to_host(const Plan<T>& plan, int m, T* a, int lda, T* tau,
+                           const cuda::Staging& staging, const Chunks& chunks,
+                           cudaStream_t stream) {
+  const int n = plan.n;
+  const T* device_a = plan.levels[0].data;
+  const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % kSlots)); };
+  std::vector<std::future<void>> unpacked(std::size_t(chunks.count));
+  cudaError_t status = cudaSuccess;
+  for (int c = 0; c < chunks.count && status == cudaSuccess; ++c) {
+    if (c >= kSlots) unpacked[c - kSlots].wait();
+    const long long first = chunks.first(c), rows = chunks.rows(c, m);
+    status = cudaMemcpy2DAsync(slot(c), sizeof(T) * rows, device_a + first, sizeof(T) * m,
+                               sizeof(T) * rows, n, cudaMemcpyDeviceToHost, stream);
+    if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % kSlots), stream);
+    if (status != cudaSuccess) break;
+    unpacked[c] = std::async(std::launch::async, [&, c, first, rows] {
+      cudaEventSynchronize(staging.event(c % kSlots));
+      unpack_rows(slot(c), first, rows, n, a, lda);
+    });
+  }
+  if (status == cudaSuccess) {
+    status = cudaMemcpyAsync(tau, plan.tau, sizeof(T) * n, cudaMemcpyDeviceToHost, stream);
+  }
+  for (std::future<void>& f : unpacked) {
+    if (f.valid()) f.wait();
+  }
+  const cudaError_t finished = cudaStreamSynchronize(stream);
+  return status == cudaSuccess ? finished : status;
+}
+
+// Nothing is written back to the caller's A until every kernel has succeeded, so a failure
+// before that leaves A as it was.
+template <class T>
+bool factor_streamed(int m, int n, T* a, int lda, T* tau, std::string& error) {
+  cuda::Stream stream;
+  if (stream.status() != cudaSuccess) return fail(error, "no stream", stream.status());
+  cuda::Staging staging;
+  if (staging.status() != cudaSuccess) return fail(error, "no pinned staging", staging.status());
+  Plan<T> plan;
+  const std::size_t bytes = lay_out<T>(plan, m, n, true, nullptr);
+  cuda::DeviceBuffer workspace(bytes, stream.get());
+  if (workspace.status() != cudaSuccess) {
+    return fail(error, "no device workspace", workspace.status());
+  }
+  lay_out<T>(plan, m, n, true, static_cast<char*>(workspace.get()));
+  const Chunks chunks = chunks_for<T>(m, n);
+  cudaError_t status = upload_and_factor_leaves(plan, m, a, lda, staging, chunks, stream.get());
+  if (status == cudaSuccess) status = finish_factorization(plan, plan.tau, stream.get());
+  const cudaError_t finished = cudaStreamSynchronize(stream.get());
+  if (status == cudaSuccess) status = finished;
+  if (status != cudaSuccess) return fail(error, "TSQR on host data", status);
+
+  // A is being overwritten from here on: a failure can no longer be undone.
+  try {
+    status = return_to_host(plan, m, a, lda, tau, staging, chunks, stream.get());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "switchyard: fatal: %s while returning a factorization\n", e.what());
+    std::abort();
+  }
+  if (status != cudaSuccess) {
+    std::fprintf(stderr, "switchyard: fatal: the GPU failed while returning a factorization: %s\n",
+                 cuda::describe(status).c_str());
+    std::abort();
+  }
+  return true;
+}
+
+}  // namespace
+
+template <class T>
+bool factor_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
+  if (m < n || n < 1 || n > kGpuMaxColumns || lda < m) {
+    error = "invalid arguments";
+    return false;
+  }
+  try {
+    if (cuda::device_accessible(a)) return factor_in_place(m, n, a, lda, tau, error);
+    return factor_streamed(m, n, a, lda, tau, error);
+  } catch (const std::exception& e) {
+    error = e.what();
+    return false;
+  }
+}
+
+template bool factor_gpu<float>(int, int, float*, int, float*, std::string&);
+template bool factor_gpu<double>(int, int, double*, int, double*, std::string&);
+
+}  // namespace switchyard::tsqr

@@ -1,0 +1,30 @@
+#pragma once
+
+// TSQR on a CUDA GPU with Householder reconstruction, so the output is xGEQRF's
+// (cpu_tsqr.hpp explains the method; kernels/cuda/tsqr_kernels.hpp the device operations).
+//
+// The rows are cut into blocks of 256, each factored in registers by one thread block; the
+// stacked n x n R factors form the next level, until one block remains: a reduction tree of
+// fan-in 256 / n. The explicit Q of that tree is needed twice: its top n x n (Q1) for the LU
+// factorization Q1 - S = V1 U, and all of it for V2 = Q2 inv(U). The first comes from block 0
+// alone, level by level; for the second, inv(U) is applied at the root, so that the one pass
+// that forms Q down the tree writes V2 directly over A.
+//
+// Data in host memory (pageable or not) is streamed through pinned staging buffers, chunk by
+// chunk, the leaf factorization of a chunk overlapping the transfer of the next, and V streams
+// back the same way; data in device or managed memory is factored in place.
+
+#include <string>
+
+namespace switchyard::tsqr {
+
+// The widest A the GPU TSQR takes.
+constexpr int kGpuMaxColumns = 64;
+
+// Factors column-major m x n A (m >= n >= 1, n <= kGpuMaxColumns, lda >= m) in place with
+// xGEQRF's output contract. Returns true on success. Otherwise `error` says why, and when A
+// is in host memory A and tau are untouched, so the caller can run xGEQRF instead.
+template <class T>
+bool factor_gpu(int m, int n, T* a, int lda, T* tau, std::string& error);
+
+}  // namespace switchyard::tsqr

@@ -1,0 +1,330 @@
+// The GPU TSQR against reference LAPACK: each device operation against its CPU counterpart,
+// then whole factorizations, from host memory (streamed) and from device memory (in place),
+// judged like the CPU TSQR (tests/unit/tsqr_checks.hpp). Skipped where there is no CUDA device.
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "device/cuda_runtime.hpp"
+#include "tsqr/gpu_tsqr.hpp"
+#include "tsqr_checks.hpp"
+#include "tsqr_kernels.hpp"
+
+namespace switchyard::tsqr {
+namespace {
+
+using namespace checks;
+
+[[maybe_unused]] const auto* const kPrintWorstRatios =
+    ::testing::AddGlobalTestEnvironment(new PrintWorstRatios);
+
+constexpr int kBlockRows = kernels::kTsqrBlockRows;
+
+#define SKIP_WITHOUT_CUDA()                                                   \
+  do {                                                                        \
+    if (const char* why = cuda::unavailable()) GTEST_SKIP() << why;           \
+  } while (0)
+
+// Device memory holding a copy of host data.
+template <class T>
+class DeviceArray {
+ public:
+  explicit DeviceArray(const std::vector<T>& host) : size_(host.size()) {
+    EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&data_), sizeof(T) * std::max<std::size_t>(1, size_)), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(data_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice), cudaSuccess);
+  }
+  explicit DeviceArray(std::size_t size, T fill = std::numeric_limits<T>::quiet_NaN())
+      : DeviceArray(std::vector<T>(size, fill)) {}
+  ~DeviceArray() { cudaFree(data_); }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  T* get() const { return data_; }
+  std::vector<T> to_host() const {
+    std::vector<T> host(size_);
+    EXPECT_EQ(cudaMemcpy(host.data(), data_, sizeof(T) * size_, cudaMemcpyDeviceToHost), cudaSuccess);
+    return host;
+  }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The device operations one at a time.
+
+template <class T>
+class TsqrGpuKernels : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(TsqrGpuKernels, Precisions);
+
+// Each block's output equals xGEQRF of that block up to rounding; gram holds v_i^T v_j; the
+// R factors are stacked with zeros below their diagonals. Block heights: 256, 256, 700 - 512.
+TYPED_TEST(TsqrGpuKernels, FactorBlocksIsGeqrfPerBlock) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  for (int n : {1, 5, 8, 20, 33, 64}) {
+    SCOPED_TRACE(n);
+    const int m = 700, blocks = 3;
+    const Matrix<T> input = convert<T>(gaussian(m, n, unsigned(n)), m);
+    DeviceArray<T> a(input.data), tau(std::size_t(blocks) * n), gram(std::size_t(blocks) * n * n);
+    DeviceArray<T> r(std::size_t(blocks) * n * n);
+    ASSERT_EQ(kernels::tsqr_factor_blocks<T>(m, n, a.get(), m, 0, blocks, tau.get(), gram.get(),
+                                             r.get(), blocks * n, nullptr),
+              cudaSuccess);
+    const std::vector<T> out = a.to_host(), taus = tau.to_host(), grams = gram.to_host(),
+                         rs = r.to_host();
+    const double tolerance = 100 * std::numeric_limits<T>::epsilon();
+    for (int b = 0; b < blocks; ++b) {
+      const int first = b * kBlockRows, rows = std::min(kBlockRows, m - first);
+      Matrix<T> block(rows, n);
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < rows; ++i) block(i, j) = input(first + i, j);
+      const std::vector<T> reference_tau = reference_geqrf(block);
+      for (int j = 0; j < n; ++j) {
+        EXPECT_NEAR(taus[b * n + j], reference_tau[j], tolerance);
+        for (int i = 0; i < rows; ++i) {
+          EXPECT_NEAR(out[first + i + std::size_t(j) * m], block(i, j),
+                      tolerance * std::max<T>(1, std::fabs(block(i, j))))
+              << "block " << b << " (" << i << ", " << j << ")";
+        }
+        for (int i = 0; i < n; ++i) {
+          const T expected = i <= j && i < rows ? block(i, j) : T(0);
+          EXPECT_NEAR(rs[b * n + i + std::size_t(j) * blocks * n], expected,
+                      tolerance * std::max<T>(1, std::fabs(expected)));
+        }
+        for (int i = 0; i < j; ++i) {
+          // v_i^T v_j with the implicit unit diagonals, from the reference reflectors.
+          double dot = block(j, i);
+          for (int k = j + 1; k < rows; ++k) dot += double(block(k, i)) * block(k, j);
+          EXPECT_NEAR(grams[std::size_t(b) * n * n + i + std::size_t(j) * n], dot,
+                      tolerance * rows);
+        }
+      }
+    }
+  }
+}
+
+// form_blocks gives each block's explicit Q (xORGQR of its reflectors) times X_b; with no X,
+// the explicit Q itself.
+TYPED_TEST(TsqrGpuKernels, FormBlocksAppliesEachBlocksQ) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  for (int n : {1, 7, 16, 40, 64}) {
+    SCOPED_TRACE(n);
+    const int m = 600, blocks = 3;
+    std::vector<T> factored = convert<T>(gaussian(m, n, unsigned(50 + n)), m).data;
+    DeviceArray<T> a(factored), tau(std::size_t(blocks) * n), gram(std::size_t(blocks) * n * n);
+    DeviceArray<T> r(std::size_t(blocks) * n * n);
+    ASSERT_EQ(kernels::tsqr_factor_blocks<T>(m, n, a.get(), m, 0, blocks, tau.get(), gram.get(),
+                                             r.get(), blocks * n, nullptr),
+              cudaSuccess);
+    factored = a.to_host();
+    const std::vector<T> taus = tau.to_host();
+    const Matrix<T> x = convert<T>(gaussian(blocks * n, n, unsigned(60 + n)), blocks * n);
+    DeviceArray<T> device_x(x.data), out(std::size_t(m) * n);
+    for (bool identity : {false, true}) {
+      ASSERT_EQ(kernels::tsqr_form_blocks<T>(m, n, a.get(), m, 0, blocks, tau.get(), gram.get(),
+                                             identity ? nullptr : device_x.get(), blocks * n,
+                                             out.get(), m, nullptr, nullptr),
+                cudaSuccess);
+      const std::vector<T> y = out.to_host();
+      for (int b = 0; b < blocks; ++b) {
+        const int first = b * kBlockRows, rows = std::min(kBlockRows, m - first);
+        Matrix<T> q(rows, n);
+        for (int j = 0; j < n; ++j)
+          for (int i = 0; i < rows; ++i) q(i, j) = factored[first + i + std::size_t(j) * m];
+        q = reference_q(q, std::vector<T>(taus.begin() + b * n, taus.begin() + (b + 1) * n));
+        for (int j = 0; j < n; ++j) {
+          for (int i = 0; i < rows; ++i) {
+            double expected = 0;
+            for (int k = 0; k < n; ++k)
+              expected += double(q(i, k)) * (identity ? double(k == j) : double(x(b * n + k, j)));
+            EXPECT_NEAR(y[first + i + std::size_t(j) * m], expected,
+                        100 * n * std::numeric_limits<T>::epsilon())
+                << "block " << b << " (" << i << ", " << j << ")";
+          }
+        }
+      }
+    }
+  }
+}
+
+// Q1 - S = L U with s(j) = -sign(pivot) and inv(U), against the same elimination on the CPU.
+TYPED_TEST(TsqrGpuKernels, ReconstructIsLuOfQ1MinusS) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  for (int n : {1, 9, 64}) {
+    const Matrix<T> q1 = convert<T>(orthonormal_columns(n, n, unsigned(n)), n);
+    DeviceArray<T> q(q1.data), lu(std::size_t(n) * n), s(n), u_inverse(std::size_t(n) * n);
+    ASSERT_EQ(kernels::tsqr_reconstruct<T>(n, q.get(), n, lu.get(), s.get(), u_inverse.get(), nullptr),
+              cudaSuccess);
+    Matrix<double> f = convert<double>(q1, n);
+    std::vector<double> signs(n);
+    for (int j = 0; j < n; ++j) {
+      signs[j] = f(j, j) >= 0 ? -1 : 1;
+      f(j, j) -= signs[j];
+      for (int i = j + 1; i < n; ++i) f(i, j) /= f(j, j);
+      for (int k = j + 1; k < n; ++k)
+        for (int i = j + 1; i < n; ++i) f(i, k) -= f(i, j) * f(j, k);
+    }
+    const std::vector<T> lus = lu.to_host(), ss = s.to_host(), inverse = u_inverse.to_host();
+    const double tolerance = 50 * n * std::numeric_limits<T>::epsilon();
+    for (int j = 0; j < n; ++j) {
+      EXPECT_EQ(double(ss[j]), signs[j]);
+      for (int i = 0; i < n; ++i) EXPECT_NEAR(lus[i + j * n], f(i, j), tolerance);
+      for (int i = 0; i < n; ++i) {  // U inv(U) = I
+        double sum = 0;
+        for (int k = i; k < n; ++k) sum += f(i, k) * inverse[k + j * n];
+        EXPECT_NEAR(sum, double(i == j), tolerance) << i << "," << j;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole factorizations.
+
+enum class Residence { kHost, kDevice };
+
+// Factors `input` on the GPU from host memory with lda > m (rows m..lda-1 must stay as they
+// were) and poisoned tau, or from device memory.
+template <class T>
+Factored<T> factor(const Matrix<double>& input, Residence where) {
+  constexpr int kExtraLead = 3;
+  constexpr T kPadding = -99;
+  Factored<T> out{convert<T>(input, input.m + kExtraLead),
+                  std::vector<T>(std::size_t(input.n), std::numeric_limits<T>::quiet_NaN())};
+  Matrix<T>& a = out.a;
+  for (int j = 0; j < a.n; ++j) std::fill(&a(0, j) + a.m, &a(0, j) + a.ld, kPadding);
+  std::string error;
+  if (where == Residence::kHost) {
+    EXPECT_TRUE(factor_gpu(a.m, a.n, a.ptr(), a.ld, out.tau.data(), error)) << error;
+  } else {
+    DeviceArray<T> device_a(a.data), device_tau(out.tau);
+    EXPECT_TRUE(cuda::device_accessible(device_a.get()));
+    EXPECT_TRUE(factor_gpu(a.m, a.n, device_a.get(), a.ld, device_tau.get(), error)) << error;
+    a.data = device_a.to_host();
+    out.tau = device_tau.to_host();
+  }
+  for (int j = 0; j < a.n; ++j) {
+    EXPECT_TRUE(std::all_of(&a(0, j) + a.m, &a(0, j) + a.ld, [](T x) { return x == kPadding; }));
+  }
+  return out;
+}
+
+enum class CompareToGeqrf { kYes, kNo };
+
+// Host and device data give bit-identical results (the same kernels run); both satisfy the
+// contract.
+template <class T>
+void check(const Matrix<double>& input, CompareToGeqrf compare) {
+  SCOPED_TRACE(::testing::Message() << input.m << " x " << input.n);
+  const Factored<T> host = factor<T>(input, Residence::kHost);
+  const Factored<T> device = factor<T>(input, Residence::kDevice);
+  EXPECT_TRUE(host.a.data == device.a.data && std::memcmp(host.tau.data(), device.tau.data(),
+                                                          sizeof(T) * host.tau.size()) == 0);
+  const Matrix<T> a = convert<T>(input, input.m);
+  const Factored<T> packed{convert<T>(host.a, host.a.m), host.tau};
+  expect_lapack_contract(a, packed);
+  if (compare == CompareToGeqrf::kYes) expect_matches_reference(a, packed);
+}
+
+template <class T>
+class TsqrGpu : public ::testing::Test {};
+TYPED_TEST_SUITE(TsqrGpu, Precisions);
+
+// One block, two levels, three levels; heights that are and are not multiples of 256.
+TYPED_TEST(TsqrGpu, ShapeSweep) {
+  SKIP_WITHOUT_CUDA();
+  for (int n : {1, 2, 3, 8, 13, 16, 17, 31, 32, 45, 63, 64}) {
+    for (int m : {n, n + 1, 255, 256, 257, 4096 + 77, 70000}) {
+      if (m >= n) check<TypeParam>(gaussian(m, n, unsigned(1000 * n + m)), CompareToGeqrf::kYes);
+    }
+  }
+}
+
+TYPED_TEST(TsqrGpu, Large) {
+  SKIP_WITHOUT_CUDA();
+  check<TypeParam>(gaussian(1 << 20, 64, 1), CompareToGeqrf::kYes);
+  check<TypeParam>(gaussian(3000000, 5, 2), CompareToGeqrf::kYes);
+}
+
+TYPED_TEST(TsqrGpu, VeryThin) {
+  SKIP_WITHOUT_CUDA();
+  check<TypeParam>(gaussian(1 << 22, 8, 12), CompareToGeqrf::kYes);
+}
+
+TYPED_TEST(TsqrGpu, GradedColumns) {
+  SKIP_WITHOUT_CUDA();
+  for (int step : {1, 2}) check<TypeParam>(graded(100000, 12, step, 4), CompareToGeqrf::kYes);
+}
+
+TYPED_TEST(TsqrGpu, IllConditioned) {
+  SKIP_WITHOUT_CUDA();
+  for (double condition : {1e12, 1e15}) {
+    check<TypeParam>(with_condition(100000, 32, condition, 6), CompareToGeqrf::kNo);
+  }
+}
+
+TYPED_TEST(TsqrGpu, RankDeficient) {
+  SKIP_WITHOUT_CUDA();
+  check<TypeParam>(with_rank(100000, 40, 13, 8), CompareToGeqrf::kNo);
+  check<TypeParam>(with_rank(5000, 16, 1, 9), CompareToGeqrf::kNo);
+}
+
+TYPED_TEST(TsqrGpu, ZeroColumns) {
+  SKIP_WITHOUT_CUDA();
+  check<TypeParam>(with_zero_columns(100000, 24, {0, 5, 23}, 10), CompareToGeqrf::kNo);
+  check<TypeParam>(with_zero_columns(300, 12, {0, 1, 7, 11}, 11), CompareToGeqrf::kNo);
+  check<TypeParam>(Matrix<double>(20000, 12), CompareToGeqrf::kYes);
+}
+
+// Already reduced columns get tau = 0 and keep their sign in R, as from xGEQRF, so an upper
+// triangular matrix comes back bit for bit unchanged.
+TYPED_TEST(TsqrGpu, AlreadyReducedColumnsGiveZeroTau) {
+  SKIP_WITHOUT_CUDA();
+  const Matrix<double> input = upper_triangular(40000, 10, 13);
+  const Factored<TypeParam> f = factor<TypeParam>(input, Residence::kHost);
+  for (int j = 0; j < input.n; ++j) {
+    EXPECT_EQ(f.tau[j], TypeParam(0)) << j;
+    for (int i = 0; i < input.m; ++i) EXPECT_EQ(f.a(i, j), TypeParam(input(i, j))) << i << "," << j;
+  }
+}
+
+TYPED_TEST(TsqrGpu, NonFiniteInputPropagates) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  for (double bad :
+       {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    for (int row : {0, 3, 77777}) {
+      Matrix<double> input = gaussian(100000, 8, 15);
+      input(row, 2) = bad;
+      const Factored<T> f = factor<T>(input, Residence::kHost);
+      const bool any_nan =
+          std::any_of(f.a.data.begin(), f.a.data.end(), [](T x) { return std::isnan(x); }) ||
+          std::any_of(f.tau.begin(), f.tau.end(), [](T x) { return std::isnan(x); });
+      EXPECT_TRUE(any_nan) << "bad value " << bad << " at row " << row;
+    }
+  }
+}
+
+TYPED_TEST(TsqrGpu, RefusesWithoutTouchingA) {
+  using T = TypeParam;
+  std::vector<T> a(100 * 80, T(3)), tau(80, T(-7));
+  std::string error;
+  EXPECT_FALSE(factor_gpu<T>(100, 65, a.data(), 100, tau.data(), error));
+  EXPECT_FALSE(factor_gpu<T>(3, 4, a.data(), 100, tau.data(), error));
+  EXPECT_FALSE(factor_gpu<T>(100, 4, a.data(), 99, tau.data(), error));
+  EXPECT_EQ(a, std::vector<T>(100 * 80, T(3)));
+  EXPECT_EQ(tau, std::vector<T>(80, T(-7)));
+}
+
+}  // namespace
+}  // namespace switchyard::tsqr
