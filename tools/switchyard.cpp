@@ -6,6 +6,9 @@
 //       --report prints the table of calls and routes when PROGRAM exits.
 //   switchyard info
 //       version, fallback library, devices seen, configuration in force.
+//   switchyard bench NAME [OPTIONS]
+//       runs a benchmark (switchyard-bench, installed beside this program
+//       in builds with CUDA).
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -23,11 +26,13 @@ int usage(FILE* out, int status) {
   std::fputs(
       "usage: switchyard run [--trace[=PATH]] [--report] [--] PROGRAM [ARGS...]\n"
       "       switchyard info\n"
+      "       switchyard bench tsqr [OPTIONS]\n"
       "\n"
       "run   runs PROGRAM with Switchyard preloaded in front of its BLAS/LAPACK\n"
       "      --trace[=PATH]  one line per call, on stderr or appended to PATH\n"
       "      --report        a table of calls, routes, time and GFLOP/s at exit\n"
-      "info  version, fallback library, CUDA devices, OpenCL platforms, settings\n",
+      "info  version, fallback library, CUDA devices, OpenCL platforms, settings\n"
+      "bench benchmarks against their anchors (switchyard bench tsqr --help)\n",
       out);
   return status;
 }
@@ -78,10 +83,29 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
+// The benchmarks link the anchors' CUDA libraries, which this program must not need: they are
+// a separate program in the same directory.
+int bench(char** argv) {
+  char self[4096];
+  const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string program = "switchyard-bench";
+  if (length > 0) {
+    self[length] = 0;
+    std::string dir(self);
+    program = dir.substr(0, dir.rfind('/') + 1) + program;
+  }
+  argv[0] = const_cast<char*>(program.c_str());
+  execv(program.c_str(), argv);
+  std::fprintf(stderr, "switchyard: cannot run %s: %s (benchmarks need a build with CUDA)\n",
+               program.c_str(), std::strerror(errno));
+  return 127;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) return usage(stderr, 2);
   const std::string command = argv[1];
   if (command == "run") return run(argc - 2, argv + 2);
+  if (command == "bench") return bench(argv + 1);
   if (command == "info") {
     switchyard_print_info(stdout);
     return 0;

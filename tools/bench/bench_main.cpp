@@ -1,0 +1,15 @@
+// switchyard-bench: the benchmarks behind `switchyard bench`. Each prints its figures next to
+// an anchor measured in the same run.
+#include <cstdio>
+#include <cstring>
+
+#include "tsqr_bench.hpp"
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "tsqr") == 0) {
+    return switchyard::bench::tsqr_main(argc - 2, argv + 2);
+  }
+  std::fprintf(stderr,
+               "usage: switchyard bench tsqr [options]   (switchyard bench tsqr --help)\n");
+  return 2;
+}
