@@ -57,14 +57,23 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
   }
   __syncthreads();
 
+  // X_b is no longer needed in shared memory (its rows are read again from x below): the
+  // buffer takes v_j^T v_l for the back substitution, which reads each of them n times.
+  const T* gram_block = gram + (long long)block * n * n;
+  T* gs = xs;  // (j, l) at j * kStride + l, j < l
+  for (int idx = tid; idx < n * n; idx += Tile::kThreads) {
+    const int j = idx % n, l = idx / n;
+    if (j < l) gs[j * kStride + l] = gram_block[idx];
+  }
+  __syncthreads();
+
   // Back substitution, one column of Z per group of 8 lanes.
   {
     const int part = Tile::lane() & 7;
     const int c = Tile::warp() * 4 + (Tile::lane() >> 3);
-    const T* gram_block = gram + (long long)block * n * n;
     for (int j = n - 1; j >= 0; --j) {
       T sum = 0;
-      for (int l = j + 1 + part; l < n; l += 8) sum += gram_block[j + (long long)l * n] * zs[l * kStride + c];
+      for (int l = j + 1 + part; l < n; l += 8) sum += gs[j * kStride + l] * zs[l * kStride + c];
       sum += __shfl_xor_sync(0xffffffffu, sum, 1);
       sum += __shfl_xor_sync(0xffffffffu, sum, 2);
       sum += __shfl_xor_sync(0xffffffffu, sum, 4);
@@ -100,7 +109,8 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
 #pragma unroll
     for (int s = 0; s < kRowsPerThread; ++s) {
       const int r = Tile::row(s);
-      const T top = r < N ? xs[(r < N ? r : 0) * kStride + k] : T(0);
+      T top = 0;
+      if (r < n && k < n) top = x ? x[(long long)block * n + r + k * ldx] : T(r == k);
       const T value = top - y[s][q];
       if (r < height && k < n) {
         out[row0 + r + k * ld_out] = value;
