@@ -6,6 +6,8 @@
 //       --report prints the table of calls and routes when PROGRAM exits.
 //   switchyard info
 //       version, fallback library, devices seen, configuration in force.
+//   switchyard gen-fem NX NY NZ [...]
+//       the FEM Poisson test problem of the sparse CG (tools/gen_fem.cpp).
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 #include <cstring>
 #include <string>
 
+#include "cg_commands.hpp"
 #include "switchyard.h"
 
 namespace {
@@ -23,11 +26,13 @@ int usage(FILE* out, int status) {
   std::fputs(
       "usage: switchyard run [--trace[=PATH]] [--report] [--] PROGRAM [ARGS...]\n"
       "       switchyard info\n"
+      "       switchyard gen-fem NX NY NZ [--mtx=PATH] [--solve] [...]\n"
       "\n"
       "run   runs PROGRAM with Switchyard preloaded in front of its BLAS/LAPACK\n"
       "      --trace[=PATH]  one line per call, on stderr or appended to PATH\n"
       "      --report        a table of calls, routes, time and GFLOP/s at exit\n"
-      "info  version, fallback library, CUDA devices, OpenCL platforms, settings\n",
+      "info  version, fallback library, CUDA devices, OpenCL platforms, settings\n"
+      "gen-fem  the sparse CG's FEM Poisson problem: build, write, solve\n",
       out);
   return status;
 }
@@ -86,6 +91,7 @@ int main(int argc, char** argv) {
     switchyard_print_info(stdout);
     return 0;
   }
+  if (command == "gen-fem") return gen_fem_command(argc - 2, argv + 2);
   if (command == "-h" || command == "--help" || command == "help") return usage(stdout, 0);
   std::fprintf(stderr, "switchyard: unknown command %s\n", command.c_str());
   return usage(stderr, 2);
