@@ -13,6 +13,10 @@ namespace {
 constexpr double default_gemm_min_flops = 2.0e9;
 constexpr std::int64_t default_tsqr_min_rows = 16384;
 constexpr double default_tsqr_min_aspect = 16.0;
+// Sparse CG: half-storage DIA when it moves no more bytes per product than
+// CSR (see src/cg/convert.hpp); the GPU from this many rows up.
+constexpr double default_cg_dia_max_ratio = 1.0;
+constexpr std::int64_t default_cg_gpu_min_rows = 65536;
 
 // Node-local rank variables of the MPI launchers, in the order they are tried.
 constexpr const char* local_rank_variables[] = {
@@ -157,6 +161,10 @@ Config parse_config(const Environment& env, std::vector<std::string>& warnings) 
                                             1, INT64_MAX, "expected a positive row count");
   c.thresholds.tsqr_min_aspect =
       read.positive("SWITCHYARD_TSQR_MIN_ASPECT", default_tsqr_min_aspect);
+  c.cg.backend = read.route("SWITCHYARD_CG_BACKEND");
+  c.cg.dia_max_ratio = read.positive("SWITCHYARD_CG_DIA_MAX_RATIO", default_cg_dia_max_ratio);
+  c.cg.gpu_min_rows = read.integer("SWITCHYARD_CG_GPU_MIN_ROWS", default_cg_gpu_min_rows, 1,
+                                   INT64_MAX, "expected a positive row count");
   return c;
 }
 
@@ -184,6 +192,12 @@ std::vector<Setting> settings() {
        "geqrf goes to TSQR only from m rows up"},
       {"SWITCHYARD_TSQR_MIN_ASPECT", shown(default_tsqr_min_aspect),
        "geqrf goes to TSQR only when m >= aspect * n"},
+      {"SWITCHYARD_CG_BACKEND", "auto",
+       "auto, gpu or cpu: where switchyard_cg_* and dsdcg run when the caller says auto"},
+      {"SWITCHYARD_CG_DIA_MAX_RATIO", shown(default_cg_dia_max_ratio),
+       "CSR/SLAP input runs as half DIA when its bytes per product <= ratio * CSR's"},
+      {"SWITCHYARD_CG_GPU_MIN_ROWS", shown(double(default_cg_gpu_min_rows)),
+       "auto sends a CG solve to the GPU only from n rows up"},
   };
   for (int r = 0; r < routine_count; ++r) {
     s.push_back({"SWITCHYARD_ROUTE_" + upper(routine_name(Routine(r))), "auto",

@@ -25,6 +25,13 @@ struct Thresholds {
   double tsqr_min_aspect;       // SWITCHYARD_TSQR_MIN_ASPECT: m / n at least this
 };
 
+// The sparse CG's settings (SWITCHYARD_CG_*).
+struct CgSettings {
+  RouteChoice backend = RouteChoice::automatic;  // SWITCHYARD_CG_BACKEND (fallback means cpu)
+  double dia_max_ratio = 0.0;   // SWITCHYARD_CG_DIA_MAX_RATIO: DIA bytes / CSR bytes at most
+  std::int64_t gpu_min_rows = 0;  // SWITCHYARD_CG_GPU_MIN_ROWS
+};
+
 struct Config {
   bool disabled = false;
   std::array<RouteChoice, routine_count> route{};
@@ -34,6 +41,7 @@ struct Config {
   int device = 0;
   std::string device_source;    // which variable chose the device, or "default"
   Thresholds thresholds{};
+  CgSettings cg{};
 };
 
 using Environment = std::function<const char*(const char*)>;

@@ -53,6 +53,15 @@ void write_line(int fd, const std::string& line) {
 
 }  // namespace
 
+std::uint64_t next_call_id() { return next_id.fetch_add(1, std::memory_order_relaxed); }
+
+bool trace_enabled() { return trace_fd() >= 0; }
+
+void write_trace_line(const std::string& line) {
+  const int fd = trace_fd();
+  if (fd >= 0) write_line(fd, line);
+}
+
 std::string format_trace_line(const TraceEvent& e) {
   char text[512];
   int n = std::snprintf(text, sizeof text, "switchyard: call=%llu parent=%llu depth=%d %s",

@@ -44,6 +44,13 @@ std::string format_report(const Totals& totals);
 void record_totals(Routine r, Backend b, double seconds, double flops);
 Totals current_totals();
 
+// For records of calls that are not BLAS/LAPACK routines (the sparse CG):
+// a call id from the same sequence, and one finished line appended to the
+// trace (a no-op when the trace is off).
+std::uint64_t next_call_id();
+bool trace_enabled();
+void write_trace_line(const std::string& line);
+
 class CallRecord {
  public:
   CallRecord(Routine r, const Shape& s);

@@ -9,6 +9,8 @@
 //   switchyard bench NAME [OPTIONS]
 //       runs a benchmark (switchyard-bench, installed beside this program
 //       in builds with CUDA).
+//   switchyard gen-fem NX NY NZ [...]
+//       the FEM Poisson test problem of the sparse CG (tools/gen_fem.cpp).
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 #include <cstring>
 #include <string>
 
+#include "cg_commands.hpp"
 #include "switchyard.h"
 
 namespace {
@@ -27,12 +30,14 @@ int usage(FILE* out, int status) {
       "usage: switchyard run [--trace[=PATH]] [--report] [--] PROGRAM [ARGS...]\n"
       "       switchyard info\n"
       "       switchyard bench tsqr [OPTIONS]\n"
+      "       switchyard gen-fem NX NY NZ [--mtx=PATH] [--solve] [...]\n"
       "\n"
       "run   runs PROGRAM with Switchyard preloaded in front of its BLAS/LAPACK\n"
       "      --trace[=PATH]  one line per call, on stderr or appended to PATH\n"
       "      --report        a table of calls, routes, time and GFLOP/s at exit\n"
       "info  version, fallback library, CUDA devices, OpenCL platforms, settings\n"
-      "bench benchmarks against their anchors (switchyard bench tsqr --help)\n",
+      "bench benchmarks against their anchors (switchyard bench tsqr --help)\n"
+      "gen-fem  the sparse CG's FEM Poisson problem: build, write, solve\n",
       out);
   return status;
 }
@@ -110,6 +115,7 @@ int main(int argc, char** argv) {
     switchyard_print_info(stdout);
     return 0;
   }
+  if (command == "gen-fem") return gen_fem_command(argc - 2, argv + 2);
   if (command == "-h" || command == "--help" || command == "help") return usage(stdout, 0);
   std::fprintf(stderr, "switchyard: unknown command %s\n", command.c_str());
   return usage(stderr, 2);
