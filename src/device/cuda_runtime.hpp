@@ -56,8 +56,8 @@ class DeviceBuffer {
 // pooled and kept for the life of the process.
 class Staging {
  public:
-  static constexpr int kSlots = 8;
-  static constexpr std::size_t kSlotBytes = std::size_t(32) << 20;
+  static constexpr int kSlots = 16;
+  static constexpr std::size_t kSlotBytes = std::size_t(16) << 20;
   struct Set;
 
   Staging();
