@@ -6,6 +6,7 @@
 #include <cstring>
 #include <exception>
 #include <future>
+#include <optional>
 #include <vector>
 
 #include "device/cuda_runtime.hpp"
@@ -149,17 +150,25 @@ bool fail(std::string& error, const char* what, cudaError_t status) {
   return false;
 }
 
+// Lays the plan out in workspace from the device pool, ordered on `stream`.
+template <class T>
+bool allocate(Plan<T>& plan, int m, int n, bool copy_a, const cuda::Stream& stream,
+              std::optional<cuda::DeviceBuffer>& workspace, std::string& error) {
+  if (stream.status() != cudaSuccess) return fail(error, "no stream", stream.status());
+  workspace.emplace(lay_out<T>(plan, m, n, copy_a, nullptr), stream.get());
+  if (workspace->status() != cudaSuccess) {
+    return fail(error, "no device workspace", workspace->status());
+  }
+  lay_out<T>(plan, m, n, copy_a, static_cast<char*>(workspace->get()));
+  return true;
+}
+
 template <class T>
 bool factor_in_place(int m, int n, T* a, int lda, T* tau, std::string& error) {
   cuda::Stream stream;
-  if (stream.status() != cudaSuccess) return fail(error, "no stream", stream.status());
   Plan<T> plan;
-  const std::size_t bytes = lay_out<T>(plan, m, n, false, nullptr);
-  cuda::DeviceBuffer workspace(bytes, stream.get());
-  if (workspace.status() != cudaSuccess) {
-    return fail(error, "no device workspace", workspace.status());
-  }
-  lay_out<T>(plan, m, n, false, static_cast<char*>(workspace.get()));
+  std::optional<cuda::DeviceBuffer> workspace;
+  if (!allocate(plan, m, n, false, stream, workspace, error)) return false;
   plan.levels[0].data = a;
   plan.levels[0].ld = lda;
   const bool tau_on_device = cuda::device_accessible(tau);
@@ -265,16 +274,11 @@ cudaError_t return_to_host(const Plan<T>& plan, int m, T* a, int lda, T* tau,
 template <class T>
 bool factor_streamed(int m, int n, T* a, int lda, T* tau, std::string& error) {
   cuda::Stream stream;
-  if (stream.status() != cudaSuccess) return fail(error, "no stream", stream.status());
+  Plan<T> plan;
+  std::optional<cuda::DeviceBuffer> workspace;
+  if (!allocate(plan, m, n, true, stream, workspace, error)) return false;
   cuda::Staging staging;
   if (staging.status() != cudaSuccess) return fail(error, "no pinned staging", staging.status());
-  Plan<T> plan;
-  const std::size_t bytes = lay_out<T>(plan, m, n, true, nullptr);
-  cuda::DeviceBuffer workspace(bytes, stream.get());
-  if (workspace.status() != cudaSuccess) {
-    return fail(error, "no device workspace", workspace.status());
-  }
-  lay_out<T>(plan, m, n, true, static_cast<char*>(workspace.get()));
   const Chunks chunks = chunks_for<T>(m, n);
   cudaError_t status = upload_and_factor_leaves(plan, m, a, lda, staging, chunks, stream.get());
   if (status == cudaSuccess) status = finish_factorization(plan, plan.tau, stream.get());
