@@ -67,7 +67,7 @@ template <class V>
 void launch_dia_spmv(const DeviceDia<V>& a, const double* x, double* y, int rows_per_thread,
                      int max_blocks, cudaStream_t stream);
 
-inline constexpr int kCgRowsPerThread = 2;
+inline constexpr int kCgRowsPerThread = 1;
 
 // r = b - A x (or r = b and x = 0 without a guess), z = M^-1 r, p = 0, and
 // the initial sums into scalars->sums: bb, rz, rr, zz, dd (M^-1 b's or the

@@ -64,12 +64,12 @@ double relative_difference(const std::vector<double>& y, const std::vector<doubl
     diff = std::max(diff, std::abs(y[i] - ref[i]));
     scale = std::max(scale, std::abs(ref[i]));
   }
-  return diff / scale;
+  return scale > 0.0 ? diff / scale : diff;
 }
 
 std::vector<double> wavy(int n) {
   std::vector<double> x(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) x[std::size_t(i)] = std::sin(0.37 * i) + 0.01 * (i % 7);
+  for (int i = 0; i < n; ++i) x[std::size_t(i)] = std::cos(0.37 * i) + 0.01 * (i % 7);
   return x;
 }
 
