@@ -1,62 +1,27 @@
-// Kernels of the sparse CG on half-storage DIA (the FEM Poisson seed's
-// symmetric CDS): row i reads its own lower diagonals and, by symmetry, the
-// upper ones from rows i + m, through the read-only cache, the loop over
-// diagonals unrolled for the bucket of diagonal counts (16, 32, 64).
-// Reductions: a warp shuffle, then one shared-memory pass per block, then
-// one double atomicAdd per block and value.
+// Kernels of the sparse CG on half-storage DIA. An iteration is three
+// launches: the product (p update and p'Ap folded in), the x, r, z update
+// (each block first adds the product's partials itself, in the same order
+// as every other block, to get alpha), and a one-block finalize that adds
+// all partials and takes the iteration's decisions.
 #include <cmath>
 
+#include "block_sums.cuh"
 #include "cg_kernels.hpp"
+#include "dia_rows.cuh"
 
 namespace switchyard::cg::cuda {
 namespace {
 
-constexpr int kBlock = 256;
-constexpr int kWarps = kBlock / 32;
+constexpr int R = kCgRowsPerThread;
 
 // Status codes of switchyard.h, repeated so that device code needs no host
 // header.
 constexpr int kConverged = 0, kMaxIterations = 1, kNotSpd = 2, kPreconditionerNotSpd = 3,
               kNan = 4;
 
-// Adds each of N per-thread values over the block into out[k] (one atomic
-// per block and value). Every thread of the block must call it.
-template <int N>
-__device__ void block_add(double (&v)[N], double* const (&out)[N]) {
-  __shared__ double partial[N][kWarps];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-#pragma unroll
-  for (int k = 0; k < N; ++k) {
-    for (int off = 16; off > 0; off >>= 1) v[k] += __shfl_down_sync(0xffffffffu, v[k], off);
-    if (lane == 0) partial[k][warp] = v[k];
-  }
-  __syncthreads();
-  if (warp == 0) {
-#pragma unroll
-    for (int k = 0; k < N; ++k) {
-      double s = lane < kWarps ? partial[k][lane] : 0.0;
-      for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
-      if (lane == 0) atomicAdd(out[k], s);
-    }
-  }
-}
-
-// y_i = (A v)_i with v_j given by value_at(j): the diagonal, then for each
-// lower diagonal its own entry and the mirrored one of row i + m.
-template <class V, int kDiagonals, class ValueAt>
-__device__ double dia_row(const DeviceDia<V>& a, long long i, ValueAt value_at, double vi) {
-  double y = double(__ldg(a.diag + i)) * vi;
-#pragma unroll
-  for (int d = 0; d < kDiagonals; ++d) {
-    if (d < a.ndiag) {
-      const long long m = a.offsets[d];
-      const V* l = a.lower + static_cast<std::size_t>(d) * static_cast<std::size_t>(a.n);
-      if (i >= m) y += double(__ldg(l + i)) * value_at(i - m);
-      if (i + m < a.n) y += double(__ldg(l + i + m)) * value_at(i + m);
-    }
-  }
-  return y;
-}
+// Columns of the partial sums.
+constexpr int kPq = 0;      // product: p'Ap
+constexpr int kUpdate = 1;  // update: r'z, r'r, z'z, ee (4 columns)
 
 template <class V, int kDiagonals>
 __global__ void __launch_bounds__(kBlock) cg_start(DeviceDia<V> a, const double* __restrict__ b,
@@ -66,13 +31,15 @@ __global__ void __launch_bounds__(kBlock) cg_start(DeviceDia<V> a, const double*
                                                    double* __restrict__ p,
                                                    const double* __restrict__ solution,
                                                    int use_guess, CgDeviceSettings s,
-                                                   CgDeviceScalars* scalars) {
-  const long long i = static_cast<long long>(blockIdx.x) * kBlock + threadIdx.x;
+                                                   Partials partials) {
   double v[6] = {0, 0, 0, 0, 0, 0};
-  if (i < a.n) {
+  for_each_row<R>(a.n, [&](long long i) {
     double ax = 0.0;
+    // x is read here and written only without a guess, when it is not read.
     if (use_guess) {
-      ax = dia_row<V, kDiagonals>(a, i, [&](long long j) { return __ldg(x + j); }, __ldg(x + i));
+      ax = dia_row<V, kDiagonals>(a, i, __ldg(x + i), [&](long long j) { return __ldg(x + j); });
+    } else {
+      x[i] = 0.0;
     }
     const double bi = b[i], ri = bi - ax;
     const double di = double(a.diag[i]);
@@ -80,53 +47,55 @@ __global__ void __launch_bounds__(kBlock) cg_start(DeviceDia<V> a, const double*
     r[i] = ri;
     z[i] = zi;
     p[i] = 0.0;
-    v[0] = bi * bi;
-    v[1] = ri * zi;
-    v[2] = ri * ri;
-    v[3] = zi * zi;
+    v[0] += bi * bi;
+    v[1] += ri * zi;
+    v[2] += ri * ri;
+    v[3] += zi * zi;
     if (s.criterion == kPreconditioned) {
-      v[4] = (bi / di) * (bi / di);
+      v[4] += (bi / di) * (bi / di);
     } else if (s.criterion == kError) {
       const double xi = use_guess ? x[i] : 0.0;
-      v[4] = solution[i] * solution[i];
-      v[5] = (xi - solution[i]) * (xi - solution[i]);
+      v[4] += solution[i] * solution[i];
+      v[5] += (xi - solution[i]) * (xi - solution[i]);
     }
-  }
-  // x is written only after every block has read it for the product: a
-  // separate pass (cg_zero_x) clears it when there is no guess.
-  double* const out[6] = {&scalars->bb, &scalars->rz, &scalars->rr, &scalars->zz, &scalars->dd,
-                          &scalars->ee};
-  block_add(v, out);
+  });
+  write_partials(v, partials.values, partials.blocks, 0);
 }
 
-__global__ void cg_zero(double* v, long long n) {
-  const long long i = static_cast<long long>(blockIdx.x) * kBlock + threadIdx.x;
-  if (i < n) v[i] = 0.0;
+// One block: scalars->sums[k] = the total of partial column k < N.
+template <int N>
+__global__ void __launch_bounds__(kBlock) cg_collect(Partials partials, int count,
+                                                     CgDeviceScalars* scalars) {
+  double t[N];
+  sum_partials(partials.values, partials.blocks, count, 0, t);
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) scalars->sums[k] = t[k];
+  }
 }
 
 // q = A p_new and p_new'q, where p_new = z + beta p_old is formed on the fly
-// for every row read and stored for the row owned.
+// for every row read and stored for the rows owned.
 template <class V, int kDiagonals>
 __global__ void __launch_bounds__(kBlock) cg_product(DeviceDia<V> a,
                                                      const double* __restrict__ z,
                                                      const double* __restrict__ p_old,
                                                      double* __restrict__ p_new,
                                                      double* __restrict__ q,
-                                                     CgDeviceScalars* scalars) {
+                                                     const CgDeviceScalars* scalars,
+                                                     Partials partials) {
   if (scalars->done) return;
   const double beta = scalars->beta;
-  const long long i = static_cast<long long>(blockIdx.x) * kBlock + threadIdx.x;
+  const auto p_at = [&](long long j) { return __ldg(z + j) + beta * __ldg(p_old + j); };
   double v[1] = {0.0};
-  if (i < a.n) {
-    const auto p_at = [&](long long j) { return __ldg(z + j) + beta * __ldg(p_old + j); };
+  for_each_row<R>(a.n, [&](long long i) {
     const double pi = p_at(i);
-    const double qi = dia_row<V, kDiagonals>(a, i, p_at, pi);
+    const double qi = dia_row<V, kDiagonals>(a, i, pi, p_at);
     p_new[i] = pi;
     q[i] = qi;
-    v[0] = pi * qi;
-  }
-  double* const out[1] = {&scalars->pq};
-  block_add(v, out);
+    v[0] += pi * qi;
+  });
+  write_partials(v, partials.values, partials.blocks, kPq);
 }
 
 // x += alpha p, r -= alpha q, z = M^-1 r, with r'z, r'r, z'z and the error
@@ -140,147 +109,148 @@ __global__ void __launch_bounds__(kBlock) cg_update(DeviceDia<V> a,
                                                     double* __restrict__ z,
                                                     const double* __restrict__ solution,
                                                     CgDeviceSettings s,
-                                                    CgDeviceScalars* scalars) {
+                                                    const CgDeviceScalars* scalars,
+                                                    Partials partials, int product_blocks) {
   if (scalars->done) return;
-  const double pq = scalars->pq;
-  if (!(pq > 0.0) || !isfinite(pq)) return;
-  const double alpha = scalars->rz / pq;
-  const long long i = static_cast<long long>(blockIdx.x) * kBlock + threadIdx.x;
+  double pq[1];
+  sum_partials(partials.values, partials.blocks, product_blocks, kPq, pq);
+  if (!(pq[0] > 0.0) || !isfinite(pq[0])) return;
+  const double alpha = scalars->rz / pq[0];
   double v[4] = {0, 0, 0, 0};
-  if (i < a.n) {
+  for_each_row<R>(a.n, [&](long long i) {
     const double xi = x[i] + alpha * p[i];
     const double ri = r[i] - alpha * q[i];
     const double zi = s.jacobi ? ri / double(__ldg(a.diag + i)) : ri;
     x[i] = xi;
     r[i] = ri;
     z[i] = zi;
-    v[0] = ri * zi;
-    v[1] = ri * ri;
-    v[2] = zi * zi;
-    if (s.criterion == kError) v[3] = (xi - solution[i]) * (xi - solution[i]);
-  }
-  double* const out[4] = {&scalars->rz_new, &scalars->rr, &scalars->zz, &scalars->ee};
-  block_add(v, out);
+    v[0] += ri * zi;
+    v[1] += ri * ri;
+    v[2] += zi * zi;
+    if (s.criterion == kError) v[3] += (xi - solution[i]) * (xi - solution[i]);
+  });
+  write_partials(v, partials.values, partials.blocks, kUpdate);
 }
 
-__device__ double criterion_value(const CgDeviceScalars& c, int criterion) {
+__device__ double criterion_value(double rr, double zz, double ee, const CgDeviceScalars& c,
+                                  int criterion) {
   switch (criterion) {
-    case kPreconditioned: return sqrt(c.zz) / sqrt(c.dd);
-    case kError: return c.dd > 0.0 ? sqrt(c.ee) / sqrt(c.dd) : sqrt(c.ee);
-    default: return sqrt(c.rr) / sqrt(c.bb);
+    case kPreconditioned: return sqrt(zz) / sqrt(c.dd);
+    case kError: return c.dd > 0.0 ? sqrt(ee) / sqrt(c.dd) : sqrt(ee);
+    default: return sqrt(rr) / sqrt(c.bb);
   }
 }
 
-// One thread: the decisions of one iteration, in the host CG's order.
-__global__ void cg_finalize(CgDeviceSettings s, CgDeviceScalars* c) {
+// One block: the totals of the iteration, then (thread 0) its decisions, in
+// the host CG's order.
+__global__ void __launch_bounds__(kBlock) cg_finalize(CgDeviceSettings s, CgDeviceScalars* c,
+                                                      Partials partials, int update_blocks,
+                                                      int product_blocks) {
   if (c->done) return;
-  const double pq = c->pq;
-  if (!isfinite(pq)) {
+  double pq[1], t[4];
+  sum_partials(partials.values, partials.blocks, product_blocks, kPq, pq);
+  // Without a positive p'Ap the update wrote no partials; they are not used.
+  sum_partials(partials.values, partials.blocks, update_blocks, kUpdate, t);
+  if (threadIdx.x != 0) return;
+  if (!isfinite(pq[0])) {
     c->status = kNan, c->error = NAN, c->done = 1;
     return;
   }
-  if (pq <= 0.0) {
+  if (pq[0] <= 0.0) {
     c->status = kNotSpd, c->done = 1;
     return;
   }
   c->iterations += 1;
-  if (!isfinite(c->rz_new + c->rr + c->zz + c->ee)) {
+  const double rz_new = t[0], rr = t[1], zz = t[2], ee = t[3];
+  if (!isfinite(rz_new + rr + zz + ee)) {
     c->status = kNan, c->error = NAN, c->done = 1;
     return;
   }
-  c->error = criterion_value(*c, s.criterion);
+  c->error = criterion_value(rr, zz, ee, *c, s.criterion);
   if (c->error <= s.tolerance) {
     c->status = kConverged, c->done = 1;
   } else if (c->iterations >= s.max_iterations) {
     c->status = kMaxIterations, c->done = 1;
-  } else if (!(c->rz_new > 0.0)) {
+  } else if (!(rz_new > 0.0)) {
     c->status = kPreconditionerNotSpd, c->done = 1;
   } else {
-    c->beta = c->rz_new / c->rz;
-    c->rz = c->rz_new;
+    c->beta = rz_new / c->rz;
+    c->rz = rz_new;
   }
-  c->pq = c->rz_new = c->rr = c->zz = 0.0;
-  if (s.criterion == kError) c->ee = 0.0;
 }
 
 template <class V, int kDiagonals>
 __global__ void __launch_bounds__(kBlock) cg_residual(DeviceDia<V> a,
                                                       const double* __restrict__ b,
                                                       const double* __restrict__ x,
-                                                      CgDeviceScalars* scalars) {
-  const long long i = static_cast<long long>(blockIdx.x) * kBlock + threadIdx.x;
+                                                      Partials partials) {
   double v[1] = {0.0};
-  if (i < a.n) {
+  for_each_row<R>(a.n, [&](long long i) {
     const double ri =
-        b[i] - dia_row<V, kDiagonals>(a, i, [&](long long j) { return __ldg(x + j); }, __ldg(x + i));
-    v[0] = ri * ri;
-  }
-  double* const out[1] = {&scalars->rr};
-  block_add(v, out);
-}
-
-unsigned blocks(long long n) { return unsigned((n + kBlock - 1) / kBlock); }
-
-// Calls f with the unroll bucket for a.ndiag (<= kMaxGpuDiagonals).
-template <class V, class F>
-void with_bucket(const DeviceDia<V>& a, F&& f) {
-  if (a.ndiag <= 16) {
-    f(std::integral_constant<int, 16>());
-  } else if (a.ndiag <= 32) {
-    f(std::integral_constant<int, 32>());
-  } else {
-    f(std::integral_constant<int, kMaxGpuDiagonals>());
-  }
+        b[i] - dia_row<V, kDiagonals>(a, i, __ldg(x + i), [&](long long j) { return __ldg(x + j); });
+    v[0] += ri * ri;
+  });
+  write_partials(v, partials.values, partials.blocks, 0);
 }
 
 }  // namespace
 
+int grid_blocks(int device) {
+  int sms = 0, threads = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, device);
+  return sms > 0 && threads >= kBlock ? sms * (threads / kBlock) : 1;
+}
+
 template <class V>
 void launch_cg_start(const DeviceDia<V>& a, const double* b, double* x, double* r, double* z,
                      double* p, const double* solution, bool use_guess, CgDeviceSettings s,
-                     CgDeviceScalars* scalars, cudaStream_t stream) {
+                     CgDeviceScalars* scalars, Partials partials, cudaStream_t stream) {
+  const unsigned blocks = grid_for(a.n, R, partials.blocks);
   with_bucket(a, [&](auto bucket) {
-    cg_start<V, decltype(bucket)::value><<<blocks(a.n), kBlock, 0, stream>>>(
-        a, b, x, r, z, p, solution, use_guess ? 1 : 0, s, scalars);
+    cg_start<V, decltype(bucket)::value><<<blocks, kBlock, 0, stream>>>(
+        a, b, x, r, z, p, solution, use_guess ? 1 : 0, s, partials);
   });
-  if (!use_guess) cg_zero<<<blocks(a.n), kBlock, 0, stream>>>(x, a.n);
+  cg_collect<6><<<1, kBlock, 0, stream>>>(partials, int(blocks), scalars);
 }
 
 template <class V>
 void launch_cg_iteration(const DeviceDia<V>& a, double* x, double* r, double* z,
                          const double* p_old, double* p_new, double* q, const double* solution,
-                         CgDeviceSettings s, CgDeviceScalars* scalars, cudaStream_t stream) {
+                         CgDeviceSettings s, CgDeviceScalars* scalars, Partials partials,
+                         cudaStream_t stream) {
+  const unsigned blocks = grid_for(a.n, R, partials.blocks);
   with_bucket(a, [&](auto bucket) {
-    cg_product<V, decltype(bucket)::value><<<blocks(a.n), kBlock, 0, stream>>>(a, z, p_old, p_new,
-                                                                               q, scalars);
+    cg_product<V, decltype(bucket)::value><<<blocks, kBlock, 0, stream>>>(a, z, p_old, p_new, q,
+                                                                          scalars, partials);
   });
-  cg_update<V><<<blocks(a.n), kBlock, 0, stream>>>(a, p_new, q, x, r, z, solution, s, scalars);
-  cg_finalize<<<1, 1, 0, stream>>>(s, scalars);
+  cg_update<V><<<blocks, kBlock, 0, stream>>>(a, p_new, q, x, r, z, solution, s, scalars,
+                                              partials, int(blocks));
+  cg_finalize<<<1, kBlock, 0, stream>>>(s, scalars, partials, int(blocks), int(blocks));
 }
 
 template <class V>
 void launch_cg_true_residual(const DeviceDia<V>& a, const double* b, const double* x,
-                             CgDeviceScalars* scalars, cudaStream_t stream) {
+                             CgDeviceScalars* scalars, Partials partials, cudaStream_t stream) {
+  const unsigned blocks = grid_for(a.n, R, partials.blocks);
   with_bucket(a, [&](auto bucket) {
-    cg_residual<V, decltype(bucket)::value><<<blocks(a.n), kBlock, 0, stream>>>(a, b, x, scalars);
+    cg_residual<V, decltype(bucket)::value><<<blocks, kBlock, 0, stream>>>(a, b, x, partials);
   });
+  cg_collect<1><<<1, kBlock, 0, stream>>>(partials, int(blocks), scalars);
 }
 
-template void launch_cg_start<double>(const DeviceDia<double>&, const double*, double*, double*,
-                                      double*, double*, const double*, bool, CgDeviceSettings,
-                                      CgDeviceScalars*, cudaStream_t);
-template void launch_cg_start<float>(const DeviceDia<float>&, const double*, double*, double*,
-                                     double*, double*, const double*, bool, CgDeviceSettings,
-                                     CgDeviceScalars*, cudaStream_t);
-template void launch_cg_iteration<double>(const DeviceDia<double>&, double*, double*, double*,
-                                          const double*, double*, double*, const double*,
-                                          CgDeviceSettings, CgDeviceScalars*, cudaStream_t);
-template void launch_cg_iteration<float>(const DeviceDia<float>&, double*, double*, double*,
-                                         const double*, double*, double*, const double*,
-                                         CgDeviceSettings, CgDeviceScalars*, cudaStream_t);
-template void launch_cg_true_residual<double>(const DeviceDia<double>&, const double*,
-                                              const double*, CgDeviceScalars*, cudaStream_t);
-template void launch_cg_true_residual<float>(const DeviceDia<float>&, const double*,
-                                             const double*, CgDeviceScalars*, cudaStream_t);
+#define SWITCHYARD_CG_INSTANTIATE(V)                                                          \
+  template void launch_cg_start<V>(const DeviceDia<V>&, const double*, double*, double*,      \
+                                   double*, double*, const double*, bool, CgDeviceSettings,   \
+                                   CgDeviceScalars*, Partials, cudaStream_t);                 \
+  template void launch_cg_iteration<V>(const DeviceDia<V>&, double*, double*, double*,        \
+                                       const double*, double*, double*, const double*,        \
+                                       CgDeviceSettings, CgDeviceScalars*, Partials,          \
+                                       cudaStream_t);                                         \
+  template void launch_cg_true_residual<V>(const DeviceDia<V>&, const double*, const double*, \
+                                           CgDeviceScalars*, Partials, cudaStream_t);
+SWITCHYARD_CG_INSTANTIATE(double)
+SWITCHYARD_CG_INSTANTIATE(float)
+#undef SWITCHYARD_CG_INSTANTIATE
 
 }  // namespace switchyard::cg::cuda
