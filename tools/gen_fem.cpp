@@ -12,6 +12,7 @@
 
 #include "cg/convert.hpp"
 #include "cg/fem_poisson.hpp"
+#include "cg/formats_out.hpp"
 #include "cg_commands.hpp"
 #include "switchyard.h"
 
@@ -19,6 +20,7 @@ namespace {
 
 using switchyard::cg::DiaHalf;
 using switchyard::cg::FemGrid;
+using switchyard::cg::FormattedMatrix;
 using switchyard::cg::Index;
 
 using Clock = std::chrono::steady_clock;
@@ -82,24 +84,8 @@ int run(const FemGrid& g, int threads, const std::string& mtx, bool solve, int b
   if (!solve) return 0;
   const std::vector<double> b = switchyard::cg::fem_poisson_rhs(g);
   const std::vector<double> u = switchyard::cg::fem_poisson_solution(g);
-  // The lower half as the public API takes it: offsets -m and the diagonal.
-  std::vector<int> offsets;
-  std::vector<V> values;
-  values.reserve((std::size_t(a.ndiag()) + 1) * std::size_t(a.n));
-  for (int d = 0; d < a.ndiag(); ++d) {
-    offsets.push_back(-a.offsets[std::size_t(d)]);
-    values.insert(values.end(), a.lower_diagonal(d), a.lower_diagonal(d) + a.n);
-  }
-  offsets.push_back(0);
-  values.insert(values.end(), a.diag.begin(), a.diag.end());
-  switchyard_cg_matrix m{};
-  m.format = SWITCHYARD_CG_DIA;
-  m.symmetry = SWITCHYARD_CG_TRIANGLE;
-  m.value_type = sizeof(V) == sizeof(float) ? SWITCHYARD_CG_FLOAT : SWITCHYARD_CG_DOUBLE;
-  m.n = a.n;
-  m.ndiag = int(offsets.size());
-  m.offsets = offsets.data();
-  m.values = values.data();
+  const FormattedMatrix<V> lower = switchyard::cg::to_dia(a, SWITCHYARD_CG_TRIANGLE);
+  const switchyard_cg_matrix m = lower.descriptor();
   switchyard_cg_options o;
   switchyard_cg_options_default(&o);
   o.tolerance = tol;

@@ -102,6 +102,9 @@ FormattedMatrix<V> to_dia(const DiaHalf<V>& dia, int symmetry) {
   out.format = SWITCHYARD_CG_DIA;
   out.symmetry = symmetry;
   out.n = dia.n;
+  const std::size_t stored = std::size_t(dia.ndiag()) * (symmetry == SWITCHYARD_CG_FULL ? 2 : 1) + 1;
+  out.offsets.reserve(stored);
+  out.values.reserve(stored * n);  // the largest grids hold gigabytes: no regrowth
   const auto add = [&](int offset, auto value_at) {
     out.offsets.push_back(offset);
     for (std::size_t i = 0; i < n; ++i) out.values.push_back(value_at(i));

@@ -247,7 +247,7 @@ cudaError_t return_to_host(const Plan<T>& plan, int m, T* a, int lda, T* tau,
   const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % kSlots)); };
   std::vector<std::future<void>> unpacked(std::size_t(chunks.count));
   cudaError_t status = cudaSuccess;
-  for (int c = 0; c < chunks.count && status == cudaSuccess; ++c) {
+  for (int c = 0; c < chunks.count; ++c) {
     if (c >= kSlots) unpacked[c - kSlots].wait();
     const long long first = chunks.first(c), rows = chunks.rows(c, m);
     status = cudaMemcpy2DAsync(slot(c), sizeof(T) * rows, device_a + first, sizeof(T) * m,

@@ -16,10 +16,12 @@
 
 #include <string>
 
+#include "tsqr_kernels.hpp"
+
 namespace switchyard::tsqr {
 
 // The widest A the GPU TSQR takes.
-constexpr int kGpuMaxColumns = 64;
+constexpr int kGpuMaxColumns = kernels::kTsqrMaxColumns;
 
 // Factors column-major m x n A (m >= n >= 1, n <= kGpuMaxColumns, lda >= m) in place with
 // xGEQRF's output contract. Returns true on success. Otherwise `error` says why, and when A

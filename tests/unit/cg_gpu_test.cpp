@@ -11,6 +11,7 @@
 #include "cg/cg_cpu.hpp"
 #include "cg/convert.hpp"
 #include "cg/fem_poisson.hpp"
+#include "cg/formats_out.hpp"
 #include "cg/gpu_backend.hpp"
 #include "cg/spmv_cpu.hpp"
 #include "cg_reference.hpp"
@@ -134,21 +135,8 @@ TEST(CgGpu, MaxIterationsAndBreakdownStatuses) {
 TEST(CgGpu, PublicApiRoutesLargeSolvesToTheGpu) {
   const FemGrid g{50, 50, 50};
   const DiaHalf<double> a = fem_poisson_dia<double>(g, 4);
-  std::vector<int> offsets;
-  std::vector<double> values;
-  for (int d = 0; d < a.ndiag(); ++d) {
-    offsets.push_back(-a.offsets[std::size_t(d)]);
-    values.insert(values.end(), a.lower_diagonal(d), a.lower_diagonal(d) + a.n);
-  }
-  offsets.push_back(0);
-  values.insert(values.end(), a.diag.begin(), a.diag.end());
-  switchyard_cg_matrix m{};
-  m.format = SWITCHYARD_CG_DIA;
-  m.symmetry = SWITCHYARD_CG_TRIANGLE;
-  m.n = a.n;
-  m.ndiag = int(offsets.size());
-  m.offsets = offsets.data();
-  m.values = values.data();
+  const FormattedMatrix<double> lower = to_dia(a, SWITCHYARD_CG_TRIANGLE);
+  const switchyard_cg_matrix m = lower.descriptor();
   const std::vector<double> b = fem_poisson_rhs(g), u = fem_poisson_solution(g);
   std::vector<double> x(b.size(), nan_value);
   switchyard_cg_result r;

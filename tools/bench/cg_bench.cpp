@@ -32,8 +32,10 @@
 #include <vector>
 
 #include "cg/fem_poisson.hpp"
+#include "cg/formats_out.hpp"
 #include "cg/gpu_cg.hpp"
 #include "cg/spmv_cpu.hpp"
+#include "bandwidth.hpp"
 #include "cg_kernels.hpp"
 #include "cusparse_cg.hpp"
 #include "device_fill.hpp"
@@ -103,32 +105,6 @@ bool parse(int argc, char** argv, Options& o) {
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-// GB/s of a device-to-device copy, read and write counted.
-double copy_bandwidth() {
-  const std::size_t bytes = std::size_t(1) << 30;
-  void *a = nullptr, *b = nullptr;
-  cudaMalloc(&a, bytes);
-  cudaMalloc(&b, bytes);
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  float best = 1e30f;
-  for (int r = 0; r < 6; ++r) {
-    cudaEventRecord(start);
-    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    if (r > 0) best = std::min(best, ms);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  cudaFree(a);
-  cudaFree(b);
-  return 2.0 * bytes / best / 1e6;
 }
 
 // Milliseconds per call of f, averaged over `repeat` calls after two warm-ups.
@@ -230,23 +206,8 @@ struct GridResult {
 template <class V>
 double api_solve(const DiaHalf<V>& a, const std::vector<double>& b, double tolerance,
                  int max_iterations, int& iterations) {
-  std::vector<int> offsets;
-  std::vector<V> values;
-  values.reserve((std::size_t(a.ndiag()) + 1) * std::size_t(a.n));
-  for (int d = 0; d < a.ndiag(); ++d) {
-    offsets.push_back(-a.offsets[std::size_t(d)]);
-    values.insert(values.end(), a.lower_diagonal(d), a.lower_diagonal(d) + a.n);
-  }
-  offsets.push_back(0);
-  values.insert(values.end(), a.diag.begin(), a.diag.end());
-  switchyard_cg_matrix m{};
-  m.format = SWITCHYARD_CG_DIA;
-  m.symmetry = SWITCHYARD_CG_TRIANGLE;
-  m.value_type = sizeof(V) == sizeof(float) ? SWITCHYARD_CG_FLOAT : SWITCHYARD_CG_DOUBLE;
-  m.n = a.n;
-  m.ndiag = int(offsets.size());
-  m.offsets = offsets.data();
-  m.values = values.data();
+  const cg::FormattedMatrix<V> lower = cg::to_dia(a, SWITCHYARD_CG_TRIANGLE);
+  const switchyard_cg_matrix m = lower.descriptor();
   switchyard_cg_options o;
   switchyard_cg_options_default(&o);
   o.tolerance = tolerance;
@@ -481,7 +442,7 @@ int cg_main(int argc, char** argv) {
   }
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
-  const double bandwidth = copy_bandwidth();
+  const double bandwidth = device_copy_bandwidth();
   const int grid_blocks = cg::cuda::grid_blocks(0);
   std::printf("device: %s, %d SMs, L2 %d MB; measured device copy %.0f GB/s (read + write); "
               "row kernels use %d blocks of 256; tolerance %.0e\n",

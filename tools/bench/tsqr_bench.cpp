@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "bandwidth.hpp"
 #include "device_fill.hpp"
 
 extern "C" {
@@ -123,21 +124,7 @@ struct Bandwidths {
 };
 
 Bandwidths measure_bandwidths() {
-  const std::size_t bytes = std::size_t(1) << 30;
-  void *a = nullptr, *b = nullptr, *pinned = nullptr;
-  cudaMalloc(&a, bytes);
-  cudaMalloc(&b, bytes);
-  cudaMallocHost(&pinned, bytes);
-  std::memset(pinned, 0, bytes);
-  const double copy = best_ms(5, [&] {
-    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-    cudaDeviceSynchronize();
-  });
-  const double h2d = best_ms(5, [&] { cudaMemcpy(a, pinned, bytes, cudaMemcpyHostToDevice); });
-  cudaFree(a);
-  cudaFree(b);
-  cudaFreeHost(pinned);
-  return {2.0 * bytes / copy / 1e6, bytes / h2d / 1e6};
+  return {device_copy_bandwidth(), pinned_to_device_bandwidth()};
 }
 
 // |R(j,j)| of a factored matrix in device or host memory.
@@ -374,14 +361,14 @@ int tsqr_main(int argc, char** argv) {
       else device_resident<float>(o, bw, solver);
     }
     if (o.host) {
-      const bool ok = p == 'd' ? load_fallback<double>(o.fallback) != nullptr
-                               : load_fallback<float>(o.fallback) != nullptr;
-      if (!ok) {
+      Geqrf<double>* dgeqrf = p == 'd' ? load_fallback<double>(o.fallback) : nullptr;
+      Geqrf<float>* sgeqrf = p == 's' ? load_fallback<float>(o.fallback) : nullptr;
+      if (!dgeqrf && !sgeqrf) {
         std::fprintf(stderr, "switchyard bench tsqr: %s has no %cgeqrf_\n", o.fallback.c_str(), p);
         return 1;
       }
-      if (p == 'd') host_resident<double>(o, bw, load_fallback<double>(o.fallback), o.fallback);
-      else host_resident<float>(o, bw, load_fallback<float>(o.fallback), o.fallback);
+      if (dgeqrf) host_resident<double>(o, bw, dgeqrf, o.fallback);
+      else host_resident<float>(o, bw, sgeqrf, o.fallback);
     }
   }
   if (solver) cusolverDnDestroy(solver);
