@@ -1,5 +1,4 @@
 // Fortran BLAS entry points: sgemm_, dgemm_ and their unsuffixed aliases.
-#include <cctype>
 #include <cstddef>
 
 #include "calls.hpp"
@@ -25,8 +24,6 @@ template <> struct GemmTraits<double> {
   static GemmFn<double>* next() { return fallback().dgemm; }
 };
 
-char upper(char c) { return char(std::toupper(static_cast<unsigned char>(c))); }
-
 // Reference quick returns, left to the fallback: nothing to do when C is
 // empty; C = beta*C, A and B unread, when alpha = 0 or k = 0.
 template <class T>
@@ -51,7 +48,7 @@ void gemm(char transa, char transb, int m, int n, int k, T alpha, const T* a, in
     call_xerbla(GemmTraits<T>::srname, info);
     return;
   }
-  const GemmCall<T> call{upper(transa), upper(transb), m, n, k, alpha, a, lda, b, ldb,
+  const GemmCall<T> call{upper_letter(transa), upper_letter(transb), m, n, k, alpha, a, lda, b, ldb,
                          beta, c, ldc};
   const Shape shape{m, n, k, call.transa, call.transb};
   dispatch(GemmTraits<T>::routine, shape, gemm_quick_return(m, n, k, alpha), call,

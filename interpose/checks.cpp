@@ -9,6 +9,8 @@ bool same_letter(char a, char b) {
   return std::toupper(static_cast<unsigned char>(a)) == std::toupper(static_cast<unsigned char>(b));
 }
 
+char upper_letter(char c) { return char(std::toupper(static_cast<unsigned char>(c))); }
+
 int gemm_argument_error(char transa, char transb, int m, int n, int k, int lda, int ldb,
                         int ldc) {
   const bool nota = same_letter(transa, 'N');
@@ -32,6 +34,31 @@ int geqrf_argument_error(int m, int n, int lda, int lwork) {
   if (lda < std::max(1, m)) return 4;
   const bool query = lwork == -1;
   if (!query && (lwork <= 0 || (m > 0 && lwork < std::max(1, n)))) return 7;
+  return 0;
+}
+
+int orgqr_argument_error(int m, int n, int k, int lda, int lwork) {
+  if (m < 0) return 1;
+  if (n < 0 || n > m) return 2;
+  if (k < 0 || k > n) return 3;
+  if (lda < std::max(1, m)) return 5;
+  if (lwork != -1 && lwork < std::max(1, n)) return 8;
+  return 0;
+}
+
+int ormqr_argument_error(char side, char trans, int m, int n, int k, int lda, int ldc,
+                         int lwork) {
+  const bool left = same_letter(side, 'L');
+  const int nq = left ? m : n;  // the order of Q
+  const int nw = std::max(1, left ? n : m);
+  if (!left && !same_letter(side, 'R')) return 1;
+  if (!same_letter(trans, 'N') && !same_letter(trans, 'T')) return 2;
+  if (m < 0) return 3;
+  if (n < 0) return 4;
+  if (k < 0 || k > nq) return 5;
+  if (lda < std::max(1, nq)) return 7;
+  if (ldc < std::max(1, m)) return 10;
+  if (lwork != -1 && lwork < nw) return 12;
   return 0;
 }
 

@@ -8,11 +8,21 @@ namespace switchyard {
 // Reference LSAME: the same letter in either case.
 bool same_letter(char a, char b);
 
+// The upper-case form of an option letter, as the routes receive it.
+char upper_letter(char c);
+
 // xGEMM: 1 TRANSA, 2 TRANSB, 3 M, 4 N, 5 K, 8 LDA, 10 LDB, 13 LDC.
 int gemm_argument_error(char transa, char transb, int m, int n, int k, int lda, int ldb,
                         int ldc);
 
 // xGEQRF (LAPACK 3.11): 1 M, 2 N, 4 LDA, 7 LWORK (unless LWORK = -1, a query).
 int geqrf_argument_error(int m, int n, int lda, int lwork);
+
+// xORGQR: 1 M, 2 N, 3 K, 5 LDA, 8 LWORK (unless LWORK = -1, a query).
+int orgqr_argument_error(int m, int n, int k, int lda, int lwork);
+
+// xORMQR: 1 SIDE, 2 TRANS, 3 M, 4 N, 5 K, 7 LDA, 10 LDC, 12 LWORK (unless LWORK = -1).
+int ormqr_argument_error(char side, char trans, int m, int n, int k, int lda, int ldc,
+                         int lwork);
 
 }  // namespace switchyard

@@ -29,4 +29,31 @@ struct GeqrfCall {
   int* info;
 };
 
+// xORGQR: the first n columns of Q = H(1) ... H(k), over A.
+template <class T>
+struct OrgqrCall {
+  int m, n, k;
+  T* a;
+  int lda;
+  const T* tau;
+  T* work;
+  int lwork;
+  int* info;
+};
+
+// xORMQR: C <- op(Q) C or C op(Q), Q = H(1) ... H(k).
+template <class T>
+struct OrmqrCall {
+  char side, trans;  // 'L' or 'R'; 'N' or 'T'; upper case
+  int m, n, k;
+  const T* a;
+  int lda;
+  const T* tau;
+  T* c;
+  int ldc;
+  T* work;
+  int lwork;
+  int* info;
+};
+
 }  // namespace switchyard

@@ -78,6 +78,8 @@ const Fallback& fallback() {
     f.dgeqrf = lookup<GeqrfFn<double>>("dgeqrf_", lib);
     f.sorgqr = lookup<OrgqrFn<float>>("sorgqr_", lib);
     f.dorgqr = lookup<OrgqrFn<double>>("dorgqr_", lib);
+    f.sormqr = lookup<OrmqrFn<float>>("sormqr_", lib);
+    f.dormqr = lookup<OrmqrFn<double>>("dormqr_", lib);
     f.strsm = lookup<TrsmFn<float>>("strsm_", lib);
     f.dtrsm = lookup<TrsmFn<double>>("dtrsm_", lib);
     f.blas_origin = origin(reinterpret_cast<void*>(f.dgemm));

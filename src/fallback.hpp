@@ -26,6 +26,12 @@ using OrgqrFn = void(const int* m, const int* n, const int* k, T* a, const int* 
                      const T* tau, T* work, const int* lwork, int* info);
 
 template <class T>
+using OrmqrFn = void(const char* side, const char* trans, const int* m, const int* n,
+                     const int* k, const T* a, const int* lda, const T* tau, T* c,
+                     const int* ldc, T* work, const int* lwork, int* info, std::size_t side_len,
+                     std::size_t trans_len);
+
+template <class T>
 using TrsmFn = void(const char* side, const char* uplo, const char* transa, const char* diag,
                     const int* m, const int* n, const T* alpha, const T* a, const int* lda, T* b,
                     const int* ldb, std::size_t, std::size_t, std::size_t, std::size_t);
@@ -37,6 +43,8 @@ struct Fallback {
   GeqrfFn<double>* dgeqrf;
   OrgqrFn<float>* sorgqr;
   OrgqrFn<double>* dorgqr;
+  OrmqrFn<float>* sormqr;
+  OrmqrFn<double>* dormqr;
   TrsmFn<float>* strsm;
   TrsmFn<double>* dtrsm;
   std::string blas_origin;    // the file dgemm_ was found in

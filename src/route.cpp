@@ -16,6 +16,21 @@ Decision make(Backend b, const char* format, ...) {
   return d;
 }
 
+// The rule of the tall-skinny QR family: m rows and n columns (reflectors).
+bool tall_skinny(const Thresholds& t, std::int64_t m, std::int64_t n, Decision& why_not) {
+  if (m < t.tsqr_min_rows) {
+    why_not = make(Backend::fallback, "too small: m %lld < %lld", (long long)m,
+                   (long long)t.tsqr_min_rows);
+    return false;
+  }
+  if (double(m) < t.tsqr_min_aspect * double(n)) {
+    why_not = make(Backend::fallback, "not tall-skinny: m/n %.3g < %.3g", double(m) / double(n),
+                   t.tsqr_min_aspect);
+    return false;
+  }
+  return true;
+}
+
 // Whether a call of this shape pays for an accelerated route; if not, why
 // not goes to `why_not`. Each routine family has its rule here, with its
 // threshold from the config.
@@ -33,17 +48,13 @@ bool pays(const Thresholds& t, Routine r, const Shape& s, Decision& why_not) {
     }
     case Routine::sgeqrf:
     case Routine::dgeqrf:
-      if (s.m < t.tsqr_min_rows) {
-        why_not = make(Backend::fallback, "too small: m %lld < %lld", (long long)s.m,
-                       (long long)t.tsqr_min_rows);
-        return false;
-      }
-      if (double(s.m) < t.tsqr_min_aspect * double(s.n)) {
-        why_not = make(Backend::fallback, "not tall-skinny: m/n %.3g < %.3g",
-                       double(s.m) / double(s.n), t.tsqr_min_aspect);
-        return false;
-      }
-      break;
+    case Routine::sorgqr:
+    case Routine::dorgqr:
+      return tall_skinny(t, s.m, s.n, why_not);
+    case Routine::sormqr:
+    case Routine::dormqr:
+      // Q is m x m (SIDE = 'L') or n x n, made of k reflectors.
+      return tall_skinny(t, s.transa == 'L' ? s.m : s.n, s.k, why_not);
   }
   return true;
 }

@@ -10,6 +10,10 @@ const char* routine_name(Routine r) {
     case Routine::dgemm: return "dgemm";
     case Routine::sgeqrf: return "sgeqrf";
     case Routine::dgeqrf: return "dgeqrf";
+    case Routine::sorgqr: return "sorgqr";
+    case Routine::dorgqr: return "dorgqr";
+    case Routine::sormqr: return "sormqr";
+    case Routine::dormqr: return "dormqr";
   }
   return "?";
 }
@@ -25,6 +29,16 @@ double routine_flops(Routine r, const Shape& s) {
       // Householder QR of an m x n matrix: 2 n^2 (m - n/3) when m >= n.
       const double big = std::max(m, n), small = std::min(m, n);
       return 2.0 * small * small * (big - small / 3.0);
+    }
+    case Routine::sorgqr:
+    case Routine::dorgqr:
+      // m x n Q from k reflectors: 4 m n k - 2 (m + n) k^2 + 4/3 k^3.
+      return 4.0 * m * n * k - 2.0 * (m + n) * k * k + 4.0 / 3.0 * k * k * k;
+    case Routine::sormqr:
+    case Routine::dormqr: {
+      // k reflectors applied to an m x n C from the left: 4 m n k - 2 n k^2.
+      const bool left = s.transa == 'L';
+      return left ? 4.0 * m * n * k - 2.0 * n * k * k : 4.0 * m * n * k - 2.0 * m * k * k;
     }
   }
   return 0.0;

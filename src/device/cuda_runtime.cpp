@@ -77,6 +77,11 @@ std::string describe(cudaError_t status) {
   return std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
 }
 
+bool fail(std::string& error, const char* what, cudaError_t status) {
+  error = std::string(what) + ": " + describe(status);
+  return false;
+}
+
 Stream::Stream() {
   status_ = use_device();
   if (status_ != cudaSuccess) return;

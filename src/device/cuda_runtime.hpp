@@ -20,6 +20,9 @@ int device_ordinal();
 // "cudaErrorMemoryAllocation: out of memory".
 std::string describe(cudaError_t status);
 
+// Sets `error` to "what: describe(status)" and returns false, for a failing step of a route.
+bool fail(std::string& error, const char* what, cudaError_t status);
+
 // A stream on the device, held by one call; streams are pooled, created on demand.
 class Stream {
  public:
@@ -76,5 +79,13 @@ class Staging {
 // Whether the GPU can work on p in place (device or managed memory); host memory, pinned or
 // not, is streamed.
 bool device_accessible(const void* p);
+
+// *p = value, wherever p lives (WORK(1) may be device memory).
+template <class T>
+cudaError_t store(T* p, T value) {
+  if (device_accessible(p)) return cudaMemcpy(p, &value, sizeof(T), cudaMemcpyHostToDevice);
+  *p = value;
+  return cudaSuccess;
+}
 
 }  // namespace switchyard::cuda

@@ -11,7 +11,7 @@
 #include "dispatch.hpp"
 #include "fallback.hpp"
 #include "tsqr/cpu_tsqr.hpp"
-#include "tsqr/optimal_lwork.hpp"
+#include "optimal_lwork.hpp"
 
 namespace switchyard {
 namespace {
@@ -40,7 +40,7 @@ bool run(const GeqrfCall<T>& g) {
   if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, lapack, cores ? int(cores) : 1) != tsqr::kOk) {
     return false;
   }
-  g.work[0] = tsqr::optimal_lwork(g);
+  g.work[0] = optimal_lwork(g);
   *g.info = 0;
   return true;
 }

@@ -7,7 +7,7 @@
 #include "device/cuda_runtime.hpp"
 #include "dispatch.hpp"
 #include "tsqr/gpu_tsqr.hpp"
-#include "tsqr/optimal_lwork.hpp"
+#include "optimal_lwork.hpp"
 
 namespace switchyard {
 namespace {
@@ -27,12 +27,7 @@ bool run(const GeqrfCall<T>& g) {
                  sizeof(T) == sizeof(float) ? 's' : 'd', error.c_str());
     return false;
   }
-  const T lwork = tsqr::optimal_lwork(g);
-  if (cuda::device_accessible(g.work)) {
-    cudaMemcpy(g.work, &lwork, sizeof(T), cudaMemcpyHostToDevice);
-  } else {
-    g.work[0] = lwork;
-  }
+  cuda::store(g.work, optimal_lwork(g));
   *g.info = 0;
   return true;
 }

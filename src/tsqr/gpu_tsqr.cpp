@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
-#include <future>
 #include <optional>
 #include <vector>
 
 #include "device/cuda_runtime.hpp"
+#include "device/row_streaming.hpp"
 #include "tsqr_kernels.hpp"
 
 namespace switchyard::tsqr {
@@ -134,30 +133,14 @@ cudaError_t finish_factorization(const Plan<T>& p, T* tau, cudaStream_t stream) 
   return kernels::tsqr_finish(n, p.lu, p.s, p.r, p.nonzero, leaves.data, leaves.ld, tau, stream);
 }
 
-// Rows [first, first + rows) of a column-major matrix, n columns, to and from a contiguous
-// buffer with leading dimension rows.
-template <class T>
-void pack_rows(const T* a, long long lda, long long first, long long rows, int n, T* buffer) {
-  for (int k = 0; k < n; ++k) std::memcpy(buffer + rows * k, a + first + lda * k, sizeof(T) * rows);
-}
-template <class T>
-void unpack_rows(const T* buffer, long long first, long long rows, int n, T* a, long long lda) {
-  for (int k = 0; k < n; ++k) std::memcpy(a + first + lda * k, buffer + rows * k, sizeof(T) * rows);
-}
-
-bool fail(std::string& error, const char* what, cudaError_t status) {
-  error = std::string(what) + ": " + cuda::describe(status);
-  return false;
-}
-
 // Lays the plan out in workspace from the device pool, ordered on `stream`.
 template <class T>
 bool allocate(Plan<T>& plan, int m, int n, bool copy_a, const cuda::Stream& stream,
               std::optional<cuda::DeviceBuffer>& workspace, std::string& error) {
-  if (stream.status() != cudaSuccess) return fail(error, "no stream", stream.status());
+  if (stream.status() != cudaSuccess) return cuda::fail(error, "no stream", stream.status());
   workspace.emplace(lay_out<T>(plan, m, n, copy_a, nullptr), stream.get());
   if (workspace->status() != cudaSuccess) {
-    return fail(error, "no device workspace", workspace->status());
+    return cuda::fail(error, "no device workspace", workspace->status());
   }
   lay_out<T>(plan, m, n, copy_a, static_cast<char*>(workspace->get()));
   return true;
@@ -181,92 +164,7 @@ bool factor_in_place(int m, int n, T* a, int lda, T* tau, std::string& error) {
   }
   const cudaError_t finished = cudaStreamSynchronize(stream.get());
   if (status == cudaSuccess) status = finished;
-  return status == cudaSuccess || fail(error, "TSQR on device data", status);
-}
-
-// Host data moves in chunks of whole row blocks, each filling one pinned staging slot.
-struct Chunks {
-  long long rows_per_chunk;
-  int count;
-  long long first(int c) const { return rows_per_chunk * c; }
-  long long rows(int c, int m) const { return std::min(rows_per_chunk, m - first(c)); }
-};
-
-template <class T>
-Chunks chunks_for(int m, int n) {
-  const long long slot_rows = (long long)(cuda::Staging::kSlotBytes / (sizeof(T) * n));
-  const long long rows = std::max<long long>(1, slot_rows / kTsqrBlockRows) * kTsqrBlockRows;
-  return {rows, int((m + rows - 1) / rows)};
-}
-
-constexpr int kSlots = cuda::Staging::kSlots;
-
-// Helper threads pack chunks of the caller's A into pinned slots, up to kSlots - 1 ahead, while
-// the calling thread sends each packed chunk to the device and factors its leaves there.
-template <class T>
-cudaError_t upload_and_factor_leaves(const Plan<T>& plan, int m, const T* a, int lda,
-                                     const cuda::Staging& staging, const Chunks& chunks,
-                                     cudaStream_t stream) {
-  const int n = plan.n;
-  T* device_a = plan.levels[0].data;
-  const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % kSlots)); };
-  std::vector<std::future<void>> packed(std::size_t(chunks.count));
-  const auto pack = [&](int c) {
-    packed[c] = std::async(std::launch::async, [&, c] {
-      // The slot's previous chunk, c - kSlots, has had its transfer enqueued and recorded.
-      if (c >= kSlots) cudaEventSynchronize(staging.event(c % kSlots));
-      pack_rows(a, lda, chunks.first(c), chunks.rows(c, m), n, slot(c));
-    });
-  };
-  for (int c = 0; c < std::min(chunks.count, kSlots - 1); ++c) pack(c);
-  cudaError_t status = cudaSuccess;
-  for (int c = 0; c < chunks.count; ++c) {
-    if (c + kSlots - 1 < chunks.count) pack(c + kSlots - 1);
-    packed[c].wait();
-    if (status != cudaSuccess) continue;
-    const long long first = chunks.first(c), rows = chunks.rows(c, m);
-    status = cudaMemcpy2DAsync(device_a + first, sizeof(T) * m, slot(c), sizeof(T) * rows,
-                               sizeof(T) * rows, n, cudaMemcpyHostToDevice, stream);
-    if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % kSlots), stream);
-    if (status == cudaSuccess) {
-      const int first_block = int(first / kTsqrBlockRows);
-      status = factor_level(plan, 0, first_block, blocks_of(first + rows) - first_block, stream);
-    }
-  }
-  return status;
-}
-
-// The reverse: chunks of the result come back through the slots, and helper threads unpack
-// them into the caller's A while later chunks are in flight.
-template <class T>
-cudaError_t return_to_host(const Plan<T>& plan, int m, T* a, int lda, T* tau,
-                           const cuda::Staging& staging, const Chunks& chunks,
-                           cudaStream_t stream) {
-  const int n = plan.n;
-  const T* device_a = plan.levels[0].data;
-  const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % kSlots)); };
-  std::vector<std::future<void>> unpacked(std::size_t(chunks.count));
-  cudaError_t status = cudaSuccess;
-  for (int c = 0; c < chunks.count; ++c) {
-    if (c >= kSlots) unpacked[c - kSlots].wait();
-    const long long first = chunks.first(c), rows = chunks.rows(c, m);
-    status = cudaMemcpy2DAsync(slot(c), sizeof(T) * rows, device_a + first, sizeof(T) * m,
-                               sizeof(T) * rows, n, cudaMemcpyDeviceToHost, stream);
-    if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % kSlots), stream);
-    if (status != cudaSuccess) break;
-    unpacked[c] = std::async(std::launch::async, [&, c, first, rows] {
-      cudaEventSynchronize(staging.event(c % kSlots));
-      unpack_rows(slot(c), first, rows, n, a, lda);
-    });
-  }
-  if (status == cudaSuccess) {
-    status = cudaMemcpyAsync(tau, plan.tau, sizeof(T) * n, cudaMemcpyDeviceToHost, stream);
-  }
-  for (std::future<void>& f : unpacked) {
-    if (f.valid()) f.wait();
-  }
-  const cudaError_t finished = cudaStreamSynchronize(stream);
-  return status == cudaSuccess ? finished : status;
+  return status == cudaSuccess || cuda::fail(error, "TSQR on device data", status);
 }
 
 // Nothing is written back to the caller's A until every kernel has succeeded, so a failure
@@ -278,17 +176,27 @@ bool factor_streamed(int m, int n, T* a, int lda, T* tau, std::string& error) {
   std::optional<cuda::DeviceBuffer> workspace;
   if (!allocate(plan, m, n, true, stream, workspace, error)) return false;
   cuda::Staging staging;
-  if (staging.status() != cudaSuccess) return fail(error, "no pinned staging", staging.status());
-  const Chunks chunks = chunks_for<T>(m, n);
-  cudaError_t status = upload_and_factor_leaves(plan, m, a, lda, staging, chunks, stream.get());
+  if (staging.status() != cudaSuccess) return cuda::fail(error, "no pinned staging", staging.status());
+  const cuda::RowChunks chunks = cuda::row_chunks(m, sizeof(T) * n, kTsqrBlockRows);
+  const auto factor_leaves = [&](long long first, long long rows) {
+    const int first_block = int(first / kTsqrBlockRows);
+    return factor_level(plan, 0, first_block, blocks_of(first + rows) - first_block, stream.get());
+  };
+  cudaError_t status = cuda::upload_rows(a, lda, m, n, plan.levels[0].data, staging, chunks,
+                                         stream.get(), factor_leaves);
   if (status == cudaSuccess) status = finish_factorization(plan, plan.tau, stream.get());
   const cudaError_t finished = cudaStreamSynchronize(stream.get());
   if (status == cudaSuccess) status = finished;
-  if (status != cudaSuccess) return fail(error, "TSQR on host data", status);
+  if (status != cudaSuccess) return cuda::fail(error, "TSQR on host data", status);
 
   // A is being overwritten from here on: a failure can no longer be undone.
   try {
-    status = return_to_host(plan, m, a, lda, tau, staging, chunks, stream.get());
+    const auto nothing = [](long long, long long) { return cudaSuccess; };
+    status = cuda::download_rows(plan.levels[0].data, m, n, a, lda, staging, chunks, stream.get(),
+                                 nothing);
+    if (status == cudaSuccess) {
+      status = cudaMemcpy(tau, plan.tau, sizeof(T) * n, cudaMemcpyDeviceToHost);
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "switchyard: fatal: %s while returning a factorization\n", e.what());
     std::abort();

@@ -16,6 +16,11 @@ void dgemm(const char*, const char*, const int*, const int*, const int*, const d
 void sgeqrf_(const int*, const int*, float*, const int*, float*, float*, const int*, int*);
 void dgeqrf_(const int*, const int*, double*, const int*, double*, double*, const int*, int*);
 void dgeqrf(const int*, const int*, double*, const int*, double*, double*, const int*, int*);
+void dorgqr_(const int*, const int*, const int*, double*, const int*, const double*, double*,
+             const int*, int*);
+void dormqr_(const char*, const char*, const int*, const int*, const int*, const double*,
+             const int*, const double*, double*, const int*, double*, const int*, int*,
+             std::size_t, std::size_t);
 void cblas_dgemm(int, int, int, int, int, int, double, const double*, int, const double*, int,
                  double, double*, int);
 void cblas_sgemm(int, int, int, int, int, int, float, const float*, int, const float*, int,

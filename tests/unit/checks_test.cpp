@@ -41,5 +41,36 @@ TEST(GeqrfChecks, ReferenceOrderAndNumbers) {
   EXPECT_EQ(geqrf_argument_error(0, 0, 0, 1), 4);  // lda < max(1, m)
 }
 
+TEST(OrgqrChecks, ReferenceOrderAndNumbers) {
+  EXPECT_EQ(orgqr_argument_error(5, 3, 2, 5, 3), 0);
+  EXPECT_EQ(orgqr_argument_error(5, 3, 2, 5, -1), 0);  // workspace query
+  EXPECT_EQ(orgqr_argument_error(0, 0, 0, 1, 1), 0);
+  EXPECT_EQ(orgqr_argument_error(-1, -1, -1, 0, 0), 1);
+  EXPECT_EQ(orgqr_argument_error(3, 4, -1, 0, 0), 2);  // n > m
+  EXPECT_EQ(orgqr_argument_error(5, -1, 0, 0, 0), 2);
+  EXPECT_EQ(orgqr_argument_error(5, 3, 4, 0, 0), 3);   // k > n
+  EXPECT_EQ(orgqr_argument_error(5, 3, -1, 0, 0), 3);
+  EXPECT_EQ(orgqr_argument_error(5, 3, 3, 4, 0), 5);
+  EXPECT_EQ(orgqr_argument_error(5, 3, 3, 5, 2), 8);   // lwork < n
+  EXPECT_EQ(orgqr_argument_error(0, 0, 0, 1, 0), 8);   // lwork < max(1, n)
+}
+
+TEST(OrmqrChecks, ReferenceOrderAndNumbers) {
+  EXPECT_EQ(ormqr_argument_error('L', 'N', 6, 2, 3, 6, 6, 2), 0);
+  EXPECT_EQ(ormqr_argument_error('r', 't', 6, 2, 2, 2, 6, 6), 0);  // Q is n x n from the right
+  EXPECT_EQ(ormqr_argument_error('L', 'T', 6, 2, 3, 6, 6, -1), 0);  // workspace query
+  EXPECT_EQ(ormqr_argument_error('X', 'Y', -1, -1, -1, 0, 0, 0), 1);
+  EXPECT_EQ(ormqr_argument_error('L', 'C', -1, -1, -1, 0, 0, 0), 2);  // no 'C' for real Q
+  EXPECT_EQ(ormqr_argument_error('L', 'N', -1, -1, -1, 0, 0, 0), 3);
+  EXPECT_EQ(ormqr_argument_error('L', 'N', 6, -1, -1, 0, 0, 0), 4);
+  EXPECT_EQ(ormqr_argument_error('L', 'N', 6, 2, 7, 0, 0, 0), 5);   // k > m from the left
+  EXPECT_EQ(ormqr_argument_error('R', 'N', 6, 2, 3, 0, 0, 0), 5);   // k > n from the right
+  EXPECT_EQ(ormqr_argument_error('L', 'N', 6, 2, 3, 5, 0, 0), 7);   // lda < m
+  EXPECT_EQ(ormqr_argument_error('R', 'N', 6, 2, 2, 1, 0, 0), 7);   // lda < n
+  EXPECT_EQ(ormqr_argument_error('L', 'N', 6, 2, 3, 6, 5, 0), 10);
+  EXPECT_EQ(ormqr_argument_error('L', 'N', 6, 2, 3, 6, 6, 1), 12);  // lwork < n from the left
+  EXPECT_EQ(ormqr_argument_error('R', 'N', 6, 2, 2, 2, 6, 5), 12);  // lwork < m from the right
+}
+
 }  // namespace
 }  // namespace switchyard

@@ -101,6 +101,28 @@ TEST_F(Errors, GeqrfSetsInfoAndCallsXerbla) {
   EXPECT_EQ(tau, std::vector<double>(4, 3.0));
 }
 
+TEST_F(Errors, OrgqrAndOrmqrSetInfoAndCallXerbla) {
+  std::vector<double> a(16, 5.0), tau(4, 3.0), c(16, 2.0), work(16);
+  const int m = 4, n = 2, k = 2, lda = 4, lwork = 16, bad_k = 3, bad_ldc = 3;
+  int info = 0;
+  dorgqr_(&m, &n, &bad_k, a.data(), &lda, tau.data(), work.data(), &lwork, &info);
+  EXPECT_EQ(info, -3);
+  EXPECT_EQ(handled.name, "DORGQR");
+  EXPECT_EQ(handled.info, 3);
+  handled = {};
+  dormqr_("L", "N", &m, &n, &k, a.data(), &lda, tau.data(), c.data(), &bad_ldc, work.data(),
+          &lwork, &info, 1, 1);
+  EXPECT_EQ(info, -10);
+  EXPECT_EQ(handled.name, "DORMQR");
+  EXPECT_EQ(handled.info, 10);
+  handled = {};
+  dormqr_("L", "C", &m, &n, &k, a.data(), &lda, tau.data(), c.data(), &lda, work.data(), &lwork,
+          &info, 1, 1);
+  EXPECT_EQ(info, -2);
+  EXPECT_EQ(a, std::vector<double>(16, 5.0));
+  EXPECT_EQ(c, std::vector<double>(16, 2.0));
+}
+
 TEST_F(Errors, CblasCodesGoToCblasXerbla) {
   double x[4] = {};
   cblas_dgemm(99, cblas_no_trans, cblas_no_trans, 1, 1, 1, 1.0, x, 1, x, 1, 0.0, x, 1);

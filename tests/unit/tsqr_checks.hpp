@@ -4,11 +4,13 @@
 // determined. Shared by the CPU and GPU TSQR tests.
 #pragma once
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <map>
@@ -51,6 +53,19 @@ void dtrsm_(const char* side, const char* uplo, const char* transa, const char* 
 namespace switchyard::tsqr::checks {
 
 
+// The reference routine `name`, looked up past this program's own definitions: the test
+// programs that link the library's objects define the interposed names too, and a routine
+// under test must never be its own judge.
+template <class Fn>
+Fn* reference_symbol(const char* name) {
+  void* symbol = dlsym(RTLD_NEXT, name);
+  if (!symbol) {
+    std::cerr << "no reference " << name << " after this program: " << dlerror() << "\n";
+    std::abort();
+  }
+  return reinterpret_cast<Fn*>(symbol);
+}
+
 // Reference LAPACK per precision: the table factor_cpu runs on, and xORMQR for the checks.
 template <class T>
 struct Reference;
@@ -59,26 +74,26 @@ template <>
 struct Reference<float> {
   static Lapack<float> table() {
     Lapack<float> lapack;
-    lapack.geqrf = sgeqrf_;
-    lapack.orgqr = sorgqr_;
-    lapack.gemm = sgemm_;
-    lapack.trsm = strsm_;
+    lapack.geqrf = reference_symbol<decltype(sgeqrf_)>("sgeqrf_");
+    lapack.orgqr = reference_symbol<decltype(sorgqr_)>("sorgqr_");
+    lapack.gemm = reference_symbol<decltype(sgemm_)>("sgemm_");
+    lapack.trsm = reference_symbol<decltype(strsm_)>("strsm_");
     return lapack;
   }
-  static constexpr auto ormqr = sormqr_;
+  static decltype(sormqr_)* ormqr() { return reference_symbol<decltype(sormqr_)>("sormqr_"); }
 };
 
 template <>
 struct Reference<double> {
   static Lapack<double> table() {
     Lapack<double> lapack;
-    lapack.geqrf = dgeqrf_;
-    lapack.orgqr = dorgqr_;
-    lapack.gemm = dgemm_;
-    lapack.trsm = dtrsm_;
+    lapack.geqrf = reference_symbol<decltype(dgeqrf_)>("dgeqrf_");
+    lapack.orgqr = reference_symbol<decltype(dorgqr_)>("dorgqr_");
+    lapack.gemm = reference_symbol<decltype(dgemm_)>("dgemm_");
+    lapack.trsm = reference_symbol<decltype(dtrsm_)>("dtrsm_");
     return lapack;
   }
-  static constexpr auto ormqr = dormqr_;
+  static decltype(dormqr_)* ormqr() { return reference_symbol<decltype(dormqr_)>("dormqr_"); }
 };
 
 // LAPACK's xLAMCH('E'): the unit roundoff its LIN tests divide by.
@@ -143,7 +158,7 @@ Matrix<T> reference_apply_qt(const Matrix<T>& factored, const std::vector<T>& ta
   const int lwork = std::max(1, c.n) * 64;
   std::vector<T> work(static_cast<std::size_t>(lwork));
   int info = 0;
-  Reference<T>::ormqr("L", "T", &c.m, &c.n, &factored.n, factored.ptr(), &factored.ld, tau.data(),
+  Reference<T>::ormqr()("L", "T", &c.m, &c.n, &factored.n, factored.ptr(), &factored.ld, tau.data(),
                       c.ptr(), &c.ld, work.data(), &lwork, &info, 1, 1);
   EXPECT_EQ(info, 0);
   return c;

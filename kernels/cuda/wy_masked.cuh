@@ -1,0 +1,18 @@
+// V(i, j) of the reflectors as xGEQRF stores them: zero above the diagonal, an implicit one on
+// it, the stored vector below it.
+#pragma once
+
+#include "wy_kernels.hpp"
+
+namespace switchyard::kernels::wy {
+
+template <class T>
+__device__ __forceinline__ T masked(const Reflectors<T>& v, long long i, int j) {
+  if (i > j) return v.a[i + j * v.lda];
+  return i == j ? T(1) : T(0);
+}
+
+// Rows of the tiles the tall kernels stage in shared memory.
+constexpr int kTileRows = 32;
+
+}  // namespace switchyard::kernels::wy

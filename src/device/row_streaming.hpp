@@ -1,0 +1,113 @@
+// Moving a column-major matrix in host memory to and from the device through the pinned
+// staging slots, chunk by chunk, so that the transfers overlap the packing on the host and the
+// work enqueued on each chunk on the device. Pageable memory can not be copied asynchronously;
+// helper threads copy chunks between it and the pinned slots while earlier chunks are in
+// flight. On the device the matrix is contiguous, with leading dimension m.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <future>
+#include <vector>
+
+#include "device/cuda_runtime.hpp"
+
+namespace switchyard::cuda {
+
+// Chunks of whole rows, each filling at most one staging slot.
+struct RowChunks {
+  long long rows_per_chunk;
+  int count;
+  long long first(int c) const { return rows_per_chunk * c; }
+  long long rows(int c, long long m) const { return std::min(rows_per_chunk, m - first(c)); }
+};
+
+// Chunks of rows `row_bytes` wide, a multiple of `row_multiple` rows each (so that work on a
+// chunk covers whole blocks of the kernels that follow).
+inline RowChunks row_chunks(long long m, std::size_t row_bytes, long long row_multiple) {
+  const long long slot_rows = (long long)(Staging::kSlotBytes / row_bytes);
+  const long long rows = std::max<long long>(1, slot_rows / row_multiple) * row_multiple;
+  return {rows, int((m + rows - 1) / rows)};
+}
+
+namespace detail {
+
+// Rows [first, first + rows) of a column-major matrix, n columns, to and from a contiguous
+// buffer with leading dimension rows.
+template <class T>
+void pack_rows(const T* a, long long lda, long long first, long long rows, int n, T* buffer) {
+  for (int k = 0; k < n; ++k) std::memcpy(buffer + rows * k, a + first + lda * k, sizeof(T) * rows);
+}
+template <class T>
+void unpack_rows(const T* buffer, long long first, long long rows, int n, T* a, long long lda) {
+  for (int k = 0; k < n; ++k) std::memcpy(a + first + lda * k, buffer + rows * k, sizeof(T) * rows);
+}
+
+}  // namespace detail
+
+// Sends the m x n host matrix a to `device`. Helper threads pack chunks into the slots up to
+// kSlots - 1 ahead; after each chunk's transfer is enqueued, `after(first, rows)` may enqueue
+// work on those rows and returns its launch status. Returns the first error.
+template <class T, class After>
+cudaError_t upload_rows(const T* a, long long lda, long long m, int n, T* device,
+                        const Staging& staging, const RowChunks& chunks, cudaStream_t stream,
+                        After&& after) {
+  constexpr int kSlots = Staging::kSlots;
+  const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % kSlots)); };
+  std::vector<std::future<void>> packed(std::size_t(chunks.count));
+  const auto pack = [&](int c) {
+    packed[c] = std::async(std::launch::async, [&, c] {
+      // The slot's previous chunk, c - kSlots, has had its transfer enqueued and recorded.
+      if (c >= kSlots) cudaEventSynchronize(staging.event(c % kSlots));
+      detail::pack_rows(a, lda, chunks.first(c), chunks.rows(c, m), n, slot(c));
+    });
+  };
+  for (int c = 0; c < std::min(chunks.count, kSlots - 1); ++c) pack(c);
+  cudaError_t status = cudaSuccess;
+  for (int c = 0; c < chunks.count; ++c) {
+    if (c + kSlots - 1 < chunks.count) pack(c + kSlots - 1);
+    packed[c].wait();
+    if (status != cudaSuccess) continue;
+    const long long first = chunks.first(c), rows = chunks.rows(c, m);
+    status = cudaMemcpy2DAsync(device + first, sizeof(T) * m, slot(c), sizeof(T) * rows,
+                               sizeof(T) * rows, n, cudaMemcpyHostToDevice, stream);
+    if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % kSlots), stream);
+    if (status == cudaSuccess) status = after(first, rows);
+  }
+  return status;
+}
+
+// The reverse: `before(first, rows)` enqueues the work that produces a chunk's rows, the
+// chunk comes back through a slot, and helper threads unpack it into a while later chunks are
+// in flight. Returns once every chunk is in a, with the first error.
+template <class T, class Before>
+cudaError_t download_rows(const T* device, long long m, int n, T* a, long long lda,
+                          const Staging& staging, const RowChunks& chunks, cudaStream_t stream,
+                          Before&& before) {
+  constexpr int kSlots = Staging::kSlots;
+  const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % kSlots)); };
+  std::vector<std::future<void>> unpacked(std::size_t(chunks.count));
+  cudaError_t status = cudaSuccess;
+  for (int c = 0; c < chunks.count; ++c) {
+    if (c >= kSlots) unpacked[c - kSlots].wait();
+    const long long first = chunks.first(c), rows = chunks.rows(c, m);
+    status = before(first, rows);
+    if (status == cudaSuccess) {
+      status = cudaMemcpy2DAsync(slot(c), sizeof(T) * rows, device + first, sizeof(T) * m,
+                                 sizeof(T) * rows, n, cudaMemcpyDeviceToHost, stream);
+    }
+    if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % kSlots), stream);
+    if (status != cudaSuccess) break;
+    unpacked[c] = std::async(std::launch::async, [&, c, first, rows] {
+      cudaEventSynchronize(staging.event(c % kSlots));
+      detail::unpack_rows(slot(c), first, rows, n, a, lda);
+    });
+  }
+  for (std::future<void>& f : unpacked) {
+    if (f.valid()) f.wait();
+  }
+  const cudaError_t finished = cudaStreamSynchronize(stream);
+  return status == cudaSuccess ? finished : status;
+}
+
+}  // namespace switchyard::cuda

@@ -1,0 +1,238 @@
+#include "qr/gpu_apply_q.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <optional>
+
+#include "device/cuda_runtime.hpp"
+#include "device/row_streaming.hpp"
+
+namespace switchyard::qr {
+namespace {
+
+using kernels::kWyBlockRows;
+using kernels::Reflectors;
+
+int row_blocks(long long m) { return int((m + kWyBlockRows - 1) / kWyBlockRows); }
+
+// The device memory of one call: the partial sums of the first pass, the small matrices,
+// a copy of tau, and copies of V and C where they live in host memory.
+template <class T>
+struct Workspace {
+  T* partials;
+  T* gram;     // V^T V, k x k
+  T* product;  // V^T C, k x nc
+  T* w;        // W, k x (n or nc)
+  T* tau;
+  T* v;        // m x v_columns copy of V (and of Q, for xORGQR), or null
+  T* c;        // m x nc copy of C, or null
+};
+
+struct Sizes {
+  long long m;
+  int k, w;          // reflectors; columns of W
+  int v_columns;     // columns of the copy of V, 0 for none
+  int c_columns;     // columns of the copy of C, 0 for none
+};
+
+// Lays the workspace out from `base` (null: only measures it) and returns its size in bytes.
+template <class T>
+std::size_t lay_out(const Sizes& s, Workspace<T>& ws, char* base) {
+  std::size_t used = 0;
+  const auto take = [&](long long count) {
+    T* at = base ? reinterpret_cast<T*>(base + used) : nullptr;
+    used += (std::size_t(count) * sizeof(T) + 255) / 256 * 256;
+    return at;
+  };
+  ws.partials = take((long long)row_blocks(s.m) * s.k * std::max(s.k, s.w));
+  ws.gram = take((long long)s.k * s.k);
+  ws.product = take((long long)s.k * s.w);
+  ws.w = take((long long)s.k * s.w);
+  ws.tau = take(s.k);
+  ws.v = s.v_columns ? take(s.m * s.v_columns) : nullptr;
+  ws.c = s.c_columns ? take(s.m * s.c_columns) : nullptr;
+  return used;
+}
+
+// One call's stream, workspace and (for host data) staging slots.
+template <class T>
+class Job {
+ public:
+  bool start(const Sizes& sizes, bool needs_staging, std::string& error) {
+    if (stream_.status() != cudaSuccess) return cuda::fail(error, "no stream", stream_.status());
+    buffer_.emplace(lay_out<T>(sizes, ws_, nullptr), stream_.get());
+    if (buffer_->status() != cudaSuccess) {
+      return cuda::fail(error, "no device workspace", buffer_->status());
+    }
+    lay_out<T>(sizes, ws_, static_cast<char*>(buffer_->get()));
+    if (needs_staging) {
+      staging_.emplace();
+      if (staging_->status() != cudaSuccess) {
+        return cuda::fail(error, "no pinned staging", staging_->status());
+      }
+    }
+    return true;
+  }
+  const Workspace<T>& ws() const { return ws_; }
+  cudaStream_t stream() const { return stream_.get(); }
+  const cuda::Staging& staging() const { return *staging_; }
+
+  // `pass(first, rows)` over all m rows of the matrix x (m x n, ldx): at once where x is on
+  // the device, else chunk by chunk as x streams to `copy`.
+  template <class Pass>
+  cudaError_t over_rows(const T* x, long long ldx, long long m, int n, T* copy, Pass&& pass) {
+    if (!copy) return pass(0, m);
+    return cuda::upload_rows(x, ldx, m, n, copy, *staging_,
+                             cuda::row_chunks(m, sizeof(T) * n, kWyBlockRows), stream(), pass);
+  }
+
+  // Waits for the device; true when everything enqueued succeeded.
+  bool finish(cudaError_t status, std::string& error) {
+    const cudaError_t finished = cudaStreamSynchronize(stream());
+    if (status == cudaSuccess) status = finished;
+    return status == cudaSuccess || cuda::fail(error, "the GPU failed", status);
+  }
+
+  // Sends the m x n result in `copy` back to the caller's x. Nothing can be undone once x is
+  // partly overwritten, so a failure here ends the process with a message.
+  void write_back(const T* copy, long long m, int n, T* x, long long ldx) {
+    cudaError_t status;
+    try {
+      const auto nothing = [](long long, long long) { return cudaSuccess; };
+      status = cuda::download_rows(copy, m, n, x, ldx, *staging_,
+                                   cuda::row_chunks(m, sizeof(T) * n, 1), stream(), nothing);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "switchyard: fatal: %s while returning a result\n", e.what());
+      std::abort();
+    }
+    if (status != cudaSuccess) {
+      std::fprintf(stderr, "switchyard: fatal: the GPU failed while returning a result: %s\n",
+                   cuda::describe(status).c_str());
+      std::abort();
+    }
+  }
+
+ private:
+  cuda::Stream stream_;
+  Workspace<T> ws_{};
+  std::optional<cuda::DeviceBuffer> buffer_;
+  std::optional<cuda::Staging> staging_;
+};
+
+// G = V^T V into ws.gram, V streaming from the caller's a where it is in host memory.
+template <class T>
+cudaError_t gram_pass(Job<T>& job, const Reflectors<T>& v, long long m, const T* a, int lda) {
+  const Workspace<T>& ws = job.ws();
+  const auto partial_gram = [&](long long first, long long rows) {
+    return kernels::wy_tall_product(v, m, static_cast<const T*>(nullptr), 0, v.k, first, rows,
+                                    ws.partials, job.stream());
+  };
+  cudaError_t status = job.over_rows(a, lda, m, v.k, ws.v, partial_gram);
+  if (status != cudaSuccess) return status;
+  return kernels::wy_sum_partials(ws.partials, row_blocks(m), v.k * v.k, ws.gram, job.stream());
+}
+
+template <class T>
+bool form_q(int m, int n, int k, T* a, int lda, const T* tau, std::string& error) {
+  const bool in_place = cuda::device_accessible(a);
+  Job<T> job;
+  if (!job.start({m, k, n, in_place ? 0 : n, 0}, !in_place, error)) return false;
+  const Workspace<T>& ws = job.ws();
+  T* q = in_place ? a : ws.v;
+  const long long ldq = in_place ? lda : m;
+  const Reflectors<T> v{q, ldq, k};
+  cudaError_t status =
+      cudaMemcpyAsync(ws.tau, tau, sizeof(T) * k, cudaMemcpyDefault, job.stream());
+  if (status == cudaSuccess) status = gram_pass(job, v, m, a, lda);
+  if (status == cudaSuccess) {
+    status = kernels::wy_form_w(v, ws.tau, ws.gram, static_cast<const T*>(nullptr), n, false,
+                                ws.w, job.stream());
+  }
+  if (status == cudaSuccess) {
+    status = kernels::wy_apply(v, m, ws.w, n, 0, m, true, q, ldq, job.stream());
+  }
+  if (!job.finish(status, error)) return false;
+  if (!in_place) job.write_back(ws.v, m, n, a, lda);
+  return true;
+}
+
+template <class T>
+bool apply_q(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau, T* c,
+             int ldc, std::string& error) {
+  const bool v_in_place = cuda::device_accessible(a), c_in_place = cuda::device_accessible(c);
+  Job<T> job;
+  if (!job.start({m, k, nc, v_in_place ? 0 : k, c_in_place ? 0 : nc},
+                 !v_in_place || !c_in_place, error)) {
+    return false;
+  }
+  const Workspace<T>& ws = job.ws();
+  const Reflectors<T> v{v_in_place ? a : ws.v, v_in_place ? lda : m, k};
+  T* cd = c_in_place ? c : ws.c;
+  const long long ldcd = c_in_place ? ldc : m;
+  cudaError_t status =
+      cudaMemcpyAsync(ws.tau, tau, sizeof(T) * k, cudaMemcpyDefault, job.stream());
+  if (status == cudaSuccess) status = gram_pass(job, v, m, a, lda);
+  // X = V^T C, C streaming in after V where it is in host memory.
+  const auto partial_product = [&](long long first, long long rows) {
+    return kernels::wy_tall_product(v, m, static_cast<const T*>(cd), ldcd, nc, first, rows,
+                                    ws.partials, job.stream());
+  };
+  if (status == cudaSuccess) status = job.over_rows(c, ldc, m, nc, ws.c, partial_product);
+  if (status == cudaSuccess) {
+    status = kernels::wy_sum_partials(ws.partials, row_blocks(m), k * nc, ws.product,
+                                      job.stream());
+  }
+  if (status == cudaSuccess) {
+    status = kernels::wy_form_w(v, ws.tau, ws.gram, static_cast<const T*>(ws.product), nc,
+                                transpose, ws.w, job.stream());
+  }
+  if (status == cudaSuccess) {
+    status = kernels::wy_apply(v, m, ws.w, nc, 0, m, false, cd, ldcd, job.stream());
+  }
+  if (!job.finish(status, error)) return false;
+  if (!c_in_place) job.write_back(ws.c, m, nc, c, ldc);
+  return true;
+}
+
+}  // namespace
+
+template <class T>
+bool form_q_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::string& error) {
+  if (k < 1 || k > n || n > kGpuMaxColumns || n > m || lda < m) {
+    error = "invalid arguments";
+    return false;
+  }
+  try {
+    return form_q(m, n, k, a, lda, tau, error);
+  } catch (const std::exception& e) {
+    error = e.what();
+    return false;
+  }
+}
+
+template <class T>
+bool apply_q_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau, T* c,
+                 int ldc, std::string& error) {
+  if (k < 1 || k > kGpuMaxReflectors || k > m || nc < 1 || nc > kGpuMaxColumns || lda < m ||
+      ldc < m) {
+    error = "invalid arguments";
+    return false;
+  }
+  try {
+    return apply_q(transpose, m, nc, k, a, lda, tau, c, ldc, error);
+  } catch (const std::exception& e) {
+    error = e.what();
+    return false;
+  }
+}
+
+template bool form_q_gpu<float>(int, int, int, float*, int, const float*, std::string&);
+template bool form_q_gpu<double>(int, int, int, double*, int, const double*, std::string&);
+template bool apply_q_gpu<float>(bool, int, int, int, const float*, int, const float*, float*, int,
+                                 std::string&);
+template bool apply_q_gpu<double>(bool, int, int, int, const double*, int, const double*, double*,
+                                  int, std::string&);
+
+}  // namespace switchyard::qr

@@ -1,0 +1,203 @@
+// The GPU xORGQR and xORMQR against reference LAPACK, on reflectors from the reference
+// xGEQRF: the same Q, the same Q C and Q^T C up to rounding, with LAPACK's LIN measures on
+// the formed Q; from host memory (streamed) and from device memory (in place), with rows past
+// m poisoned and checked untouched. Skipped where there is no CUDA device.
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "device/cuda_runtime.hpp"
+#include "qr/gpu_apply_q.hpp"
+#include "tsqr_checks.hpp"
+
+namespace switchyard::qr {
+namespace {
+
+using namespace tsqr::checks;
+
+#define SKIP_WITHOUT_CUDA()                                         \
+  do {                                                              \
+    if (const char* why = cuda::unavailable()) GTEST_SKIP() << why; \
+  } while (0)
+
+template <class T>
+constexpr T kPoison = T(-7.25e3);
+
+enum class Residence { host, device };
+
+// A column-major matrix held where the test says; rows m..ld-1 hold kPoison.
+template <class T>
+class Placed {
+ public:
+  Placed(const Matrix<T>& a, Residence where) : host_(a), where_(where) {
+    for (int j = 0; j < a.n; ++j)
+      for (int i = a.m; i < a.ld; ++i) host_(i, j) = kPoison<T>;
+    if (where_ == Residence::device) {
+      EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&device_), bytes()), cudaSuccess);
+      EXPECT_EQ(cudaMemcpy(device_, host_.ptr(), bytes(), cudaMemcpyHostToDevice), cudaSuccess);
+    }
+  }
+  ~Placed() { cudaFree(device_); }
+  Placed(const Placed&) = delete;
+  Placed& operator=(const Placed&) = delete;
+  T* get() { return device_ ? device_ : host_.ptr(); }
+  // The matrix now, with the poisoned rows checked.
+  Matrix<T> result() {
+    if (device_) {
+      EXPECT_EQ(cudaMemcpy(host_.ptr(), device_, bytes(), cudaMemcpyDeviceToHost), cudaSuccess);
+    }
+    for (int j = 0; j < host_.n; ++j)
+      for (int i = host_.m; i < host_.ld; ++i) {
+        if (host_(i, j) != kPoison<T>) {
+          ADD_FAILURE() << "row " << i << " past m written in column " << j;
+          return host_;
+        }
+      }
+    return host_;
+  }
+
+ private:
+  std::size_t bytes() const { return sizeof(T) * host_.data.size(); }
+  Matrix<T> host_;
+  Residence where_;
+  T* device_ = nullptr;
+};
+
+// A matrix factored by the reference xGEQRF, with ld = m + pad.
+template <class T>
+struct Factored {
+  Matrix<T> a;
+  Matrix<T> v;
+  std::vector<T> tau;
+};
+
+template <class T>
+Factored<T> factored(const Matrix<double>& input, int pad) {
+  const Matrix<T> a = convert<T>(input, input.m + pad);
+  Matrix<T> v = a;
+  std::vector<T> tau = reference_geqrf(v);
+  return {a, v, tau};
+}
+
+template <class T>
+double max_difference(const Matrix<T>& x, const Matrix<T>& y) {
+  double worst = 0;
+  for (int j = 0; j < x.n; ++j)
+    for (int i = 0; i < x.m; ++i) {
+      const double d = std::fabs(double(x(i, j)) - double(y(i, j)));
+      if (!(d <= worst)) worst = std::isnan(d) ? std::numeric_limits<double>::infinity() : d;
+    }
+  return worst;
+}
+
+template <class T>
+class QrApplyGpu : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(QrApplyGpu, Precisions);
+
+struct Case {
+  std::string name;
+  Matrix<double> a;
+  int k;  // reflectors used (k <= n)
+};
+
+std::vector<Case> form_q_cases() {
+  return {{"random 70000x64", gaussian(70000, 64, 1), 64},
+          {"random 2049x64 (one row past a block)", gaussian(2049, 64, 2), 64},
+          {"random 40000x33, k = 20", gaussian(40000, 33, 3), 20},
+          {"graded 30000x24", graded(30000, 24, 1, 4), 24},
+          {"zero columns 20000x16", with_zero_columns(20000, 16, {0, 5, 15}, 5), 16},
+          {"upper triangular 5000x8 (tau = 0)", upper_triangular(5000, 8, 6), 8},
+          {"square 64x64", gaussian(64, 64, 7), 64},
+          {"single column 100000x1", gaussian(100000, 1, 8), 1}};
+}
+
+// Q from the GPU equals reference xORGQR's up to rounding, is orthonormal, and with the
+// reference R reproduces A: LAPACK's LIN measures under their threshold of 30.
+TYPED_TEST(QrApplyGpu, FormQMatchesReferenceOrgqr) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  const double eps = unit_roundoff<T>();
+  for (const Case& c : form_q_cases()) {
+    for (Residence where : {Residence::host, Residence::device}) {
+      SCOPED_TRACE(c.name + (where == Residence::host ? ", host" : ", device"));
+      const Factored<T> f = factored<T>(c.a, 3);
+      const int m = f.v.m, n = f.v.n;
+      Matrix<T> expected = f.v;
+      {
+        const int lwork = 64 * n;
+        std::vector<T> work(static_cast<std::size_t>(lwork));
+        int info = 0;
+        Reference<T>::table().orgqr(&expected.m, &expected.n, &c.k, expected.ptr(), &expected.ld,
+                                    f.tau.data(), work.data(), &lwork, &info);
+        ASSERT_EQ(info, 0);
+      }
+      Placed<T> placed(f.v, where);
+      std::string error;
+      ASSERT_TRUE(form_q_gpu(m, n, c.k, placed.get(), f.v.ld, f.tau.data(), error)) << error;
+      const Matrix<T> q = placed.result();
+      EXPECT_LE(max_difference(q, expected), 32.0 * c.k * eps);
+      const double orthogonality = double(one_norm(identity_minus_qtq(q)) / m / eps);
+      EXPECT_LT(orthogonality, 30.0);
+      note_ratio<T>("orgqr |I - Q'Q| / (m eps)", orthogonality);
+      if (c.k == n) {
+        const double residual = ratio_to_a(f.a, f.a, q_times_r(q, r_factor(f.v)));
+        EXPECT_LT(residual, 30.0);
+        note_ratio<T>("orgqr |A - QR| / (|A| m eps)", residual);
+      }
+    }
+  }
+}
+
+// Q C and Q^T C from the GPU equal reference xORMQR's, for V and C each in host or device
+// memory.
+TYPED_TEST(QrApplyGpu, ApplyQMatchesReferenceOrmqr) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  const double eps = unit_roundoff<T>();
+  struct Shape {
+    int m, k, nc;
+  };
+  for (const Shape& s : {Shape{70000, 64, 1}, Shape{70000, 64, 64}, Shape{30000, 10, 5},
+                         Shape{2055, 33, 17}, Shape{64, 64, 3}}) {
+    const Factored<T> f = factored<T>(gaussian(s.m, s.k, unsigned(s.m + s.k)), 2);
+    const Matrix<T> c = convert<T>(gaussian(s.m, s.nc, 99), s.m + 5);
+    for (char trans : {'N', 'T'}) {
+      Matrix<T> expected = c;
+      {
+        const int lwork = 64 * s.nc;
+        std::vector<T> work(static_cast<std::size_t>(lwork));
+        int info = 0;
+        const char side = 'L';
+        Reference<T>::ormqr()(&side, &trans, &expected.m, &expected.n, &s.k, f.v.ptr(), &f.v.ld,
+                              f.tau.data(), expected.ptr(), &expected.ld, work.data(), &lwork,
+                              &info, 1, 1);
+        ASSERT_EQ(info, 0);
+      }
+      for (Residence v_where : {Residence::host, Residence::device}) {
+        for (Residence c_where : {Residence::host, Residence::device}) {
+          SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.k) + ", " +
+                       std::to_string(s.nc) + " columns, trans " + trans + ", V on " +
+                       (v_where == Residence::host ? "host" : "device") + ", C on " +
+                       (c_where == Residence::host ? "host" : "device"));
+          Placed<T> v(f.v, v_where);
+          Placed<T> placed_c(c, c_where);
+          std::string error;
+          ASSERT_TRUE(apply_q_gpu(trans == 'T', s.m, s.nc, s.k, v.get(), f.v.ld, f.tau.data(),
+                                  placed_c.get(), c.ld, error))
+              << error;
+          EXPECT_LE(max_difference(placed_c.result(), expected), 32.0 * s.k * eps);
+          EXPECT_LE(max_difference(v.result(), f.v), 0.0) << "V changed";
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace switchyard::qr
