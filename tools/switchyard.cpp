@@ -29,14 +29,14 @@ int usage(FILE* out, int status) {
   std::fputs(
       "usage: switchyard run [--trace[=PATH]] [--report] [--] PROGRAM [ARGS...]\n"
       "       switchyard info\n"
-      "       switchyard bench tsqr|cg [OPTIONS]\n"
+      "       switchyard bench tsqr|qr|cg [OPTIONS]\n"
       "       switchyard gen-fem NX NY NZ [--mtx=PATH] [--solve] [...]\n"
       "\n"
       "run   runs PROGRAM with Switchyard preloaded in front of its BLAS/LAPACK\n"
       "      --trace[=PATH]  one line per call, on stderr or appended to PATH\n"
       "      --report        a table of calls, routes, time and GFLOP/s at exit\n"
       "info  version, fallback library, CUDA devices, OpenCL platforms, settings\n"
-      "bench benchmarks against their anchors (switchyard bench tsqr --help, bench cg --help)\n"
+      "bench benchmarks against their anchors (switchyard bench tsqr --help, bench qr --help, bench cg --help)\n"
       "gen-fem  the sparse CG's FEM Poisson problem: build, write, solve\n",
       out);
   return status;

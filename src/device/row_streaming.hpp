@@ -57,8 +57,9 @@ cudaError_t upload_rows(const T* a, long long lda, long long m, int n, T* device
   std::vector<std::future<void>> packed(std::size_t(chunks.count));
   const auto pack = [&](int c) {
     packed[c] = std::async(std::launch::async, [&, c] {
-      // The slot's previous chunk, c - kSlots, has had its transfer enqueued and recorded.
-      if (c >= kSlots) cudaEventSynchronize(staging.event(c % kSlots));
+      // Whatever the slot held last (chunk c - kSlots, or a chunk of an earlier transfer
+      // through the same staging) has left it; an event never recorded is complete.
+      cudaEventSynchronize(staging.event(c % kSlots));
       detail::pack_rows(a, lda, chunks.first(c), chunks.rows(c, m), n, slot(c));
     });
   };

@@ -4,16 +4,20 @@
 #include <cstring>
 
 #include "cg_bench.hpp"
+#include "qr_bench.hpp"
 #include "tsqr_bench.hpp"
 
 int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "tsqr") == 0) {
     return switchyard::bench::tsqr_main(argc - 2, argv + 2);
   }
+  if (argc >= 2 && std::strcmp(argv[1], "qr") == 0) {
+    return switchyard::bench::qr_main(argc - 2, argv + 2);
+  }
   if (argc >= 2 && std::strcmp(argv[1], "cg") == 0) {
     return switchyard::bench::cg_main(argc - 2, argv + 2);
   }
   std::fprintf(stderr,
-               "usage: switchyard bench tsqr|cg [options]   (switchyard bench NAME --help)\n");
+               "usage: switchyard bench tsqr|qr|cg [options]   (switchyard bench NAME --help)\n");
   return 2;
 }

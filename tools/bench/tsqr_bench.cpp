@@ -17,16 +17,15 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "bandwidth.hpp"
+#include "bench_util.hpp"
 #include "device_fill.hpp"
 
 extern "C" {
@@ -92,28 +91,6 @@ bool parse(int argc, char** argv, Options& o) {
     }
   }
   return true;
-}
-
-template <class T>
-T* device_alloc(std::size_t count) {
-  void* p = nullptr;
-  if (cudaMalloc(&p, sizeof(T) * std::max<std::size_t>(1, count)) != cudaSuccess) {
-    cudaGetLastError();
-    return nullptr;
-  }
-  return static_cast<T*>(p);
-}
-
-template <class F>
-double best_ms(int repeat, F&& run) {
-  double best = 1e300;
-  for (int r = 0; r < repeat; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    const auto stop = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double, std::milli>(stop - start).count());
-  }
-  return best;
 }
 
 double geqrf_flops(double m, double n) { return 2 * m * n * n - 2 * n * n * n / 3; }
@@ -249,21 +226,6 @@ void device_resident(const Options& o, const Bandwidths& bw, cusolverDnHandle_t 
       cudaFree(info);
     }
   }
-}
-
-void parallel_fill(double* x, std::size_t count, unsigned seed) {
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) {
-    pool.emplace_back([=] {
-      std::uint64_t state = (std::uint64_t(seed) << 32) + t * 0x9e3779b97f4a7c15ull + 1;
-      for (std::size_t i = count * t / threads; i < count * (t + 1) / threads; ++i) {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        x[i] = double(state >> 11) * 0x1.0p-52 - 1.0;
-      }
-    });
-  }
-  for (std::thread& th : pool) th.join();
 }
 
 template <class T>
