@@ -20,6 +20,9 @@ namespace {
 
 using namespace tsqr::checks;
 
+[[maybe_unused]] const auto* const kPrintWorstRatios =
+    ::testing::AddGlobalTestEnvironment(new PrintWorstRatios);
+
 #define SKIP_WITHOUT_CUDA()                                         \
   do {                                                              \
     if (const char* why = cuda::unavailable()) GTEST_SKIP() << why; \
@@ -95,6 +98,23 @@ double max_difference(const Matrix<T>& x, const Matrix<T>& y) {
   return worst;
 }
 
+// ||x - y||_1 / (m eps ||c||_1), as xQRT03 judges op(Q) C (0 when c is 0).
+template <class T>
+double ratio_to_c(const Matrix<T>& x, const Matrix<T>& y, const Matrix<T>& c) {
+  double difference = 0, c_norm = 0;
+  for (int j = 0; j < c.n; ++j) {
+    double column_difference = 0, column = 0;
+    for (int i = 0; i < c.m; ++i) {
+      column_difference += std::fabs(double(x(i, j)) - double(y(i, j)));
+      column += std::fabs(double(c(i, j)));
+    }
+    if (std::isnan(column_difference)) return std::numeric_limits<double>::infinity();
+    difference = std::max(difference, column_difference);
+    c_norm = std::max(c_norm, column);
+  }
+  return c_norm == 0 ? 0 : difference / (c.m * unit_roundoff<T>() * c_norm);
+}
+
 template <class T>
 class QrApplyGpu : public ::testing::Test {};
 using Precisions = ::testing::Types<float, double>;
@@ -154,12 +174,11 @@ TYPED_TEST(QrApplyGpu, FormQMatchesReferenceOrgqr) {
   }
 }
 
-// Q C and Q^T C from the GPU equal reference xORMQR's, for V and C each in host or device
-// memory.
+// Q C and Q^T C from the GPU equal reference xORMQR's up to rounding (xQRT03's measure under
+// LAPACK's threshold of 30), for V and C each in host or device memory.
 TYPED_TEST(QrApplyGpu, ApplyQMatchesReferenceOrmqr) {
   SKIP_WITHOUT_CUDA();
   using T = TypeParam;
-  const double eps = unit_roundoff<T>();
   struct Shape {
     int m, k, nc;
   };
@@ -191,7 +210,9 @@ TYPED_TEST(QrApplyGpu, ApplyQMatchesReferenceOrmqr) {
           ASSERT_TRUE(apply_q_gpu(trans == 'T', s.m, s.nc, s.k, v.get(), f.v.ld, f.tau.data(),
                                   placed_c.get(), c.ld, error))
               << error;
-          EXPECT_LE(max_difference(placed_c.result(), expected), 32.0 * s.k * eps);
+          const double ratio = ratio_to_c(placed_c.result(), expected, c);
+          EXPECT_LT(ratio, 30.0);
+          note_ratio<T>("ormqr |QC - QC_ref| / (m eps |C|)", ratio);
           EXPECT_LE(max_difference(v.result(), f.v), 0.0) << "V changed";
         }
       }
