@@ -80,6 +80,18 @@ V device_value(const Api& cl, cl_device_id d, cl_device_info what) {
   return v;
 }
 
+// The compute capability (90 for sm_90) of an NVIDIA device, from cl_nv_device_attribute_query
+// (CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, _MINOR_NV); 0 for other devices, which reject the query.
+int nv_compute_capability(const Api& cl, cl_device_id d, const std::string& vendor) {
+  if (vendor.find("NVIDIA") == std::string::npos) return 0;
+  cl_uint major = 0, minor = 0;
+  if (cl.GetDeviceInfo(d, 0x4000, sizeof major, &major, nullptr) != CL_SUCCESS ||
+      cl.GetDeviceInfo(d, 0x4001, sizeof minor, &minor, nullptr) != CL_SUCCESS) {
+    return 0;
+  }
+  return int(major * 10 + minor);
+}
+
 // Every device of every platform, with their ids, in a fixed order.
 std::vector<DeviceInfo> enumerate(const Api& cl, std::vector<cl_device_id>* ids,
                                   std::string& why) {
@@ -109,6 +121,7 @@ std::vector<DeviceInfo> enumerate(const Api& cl, std::vector<cl_device_id>* ids,
       info.platform = platform_name;
       info.name = device_string(cl, d, CL_DEVICE_NAME);
       info.vendor = device_string(cl, d, CL_DEVICE_VENDOR);
+      info.nv_compute_capability = nv_compute_capability(cl, d, info.vendor);
       info.driver = device_string(cl, d, CL_DRIVER_VERSION);
       info.is_gpu = (device_value<cl_device_type>(cl, d, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0;
       info.has_fp64 = device_value<cl_device_fp_config>(cl, d, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;

@@ -60,6 +60,7 @@ struct DeviceInfo {
   std::string platform;     // platform name
   std::string name;         // device name
   std::string vendor;
+  int nv_compute_capability = 0;  // 90 for sm_90 on NVIDIA devices, else 0
   std::string driver;       // driver version
   bool is_gpu = false;
   bool has_fp64 = false;

@@ -59,7 +59,8 @@ Kernels* kernels_for(opencl::Runtime& rt, const KernelParams& p, std::string& er
   auto found = built.find(key);
   if (found != built.end()) return found->second.get();
 
-  const DeviceLimits limits{rt.device().max_work_group, rt.device().local_memory};
+  const DeviceLimits limits{rt.device().max_work_group, rt.device().local_memory,
+                            rt.device().nv_compute_capability};
   const std::string why = invalid(p, limits);
   if (!why.empty()) {
     error = "kernel parameters " + describe(p) + ": " + why;

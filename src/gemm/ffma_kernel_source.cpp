@@ -100,25 +100,17 @@ std::string name(const FfmaKernelParams& p) {
          str(p.group_m);
 }
 
-std::string kernel_name(const FfmaKernelParams& p) { return "gemm_tn_ffma_" + name(p); }
-
 std::string ffma_kernel_source(const FfmaKernelParams& p) {
   const SlabCopy sa = slab(p, 'a'), sb = slab(p, 'b');
   const int stage_a = p.bk * p.bm, stage_b = p.bk * p.bn;
   const int warps_m = (p.bm / p.tm) / p.warp_rows;
 
   std::string o;
-  o += "// " + kernel_name(p) + ": C <- alpha A'^T B' + beta C in FP32 FMAs.\n";
+  o += "// TN kernel " + name(p) + ": C <- alpha A'^T B' + beta C in FP32 FMAs.\n";
   if (p.async_copy) o += cp_async_macros(p.stages);
-  o += "__kernel __attribute__((reqd_work_group_size(" + str(threads(p)) + ", 1, 1)))\n";
-  o += "void " + kernel_name(p) +
-       "(const int m, const int n, const int k_pad, const float alpha, const float beta,\n"
-       "    __global const float* restrict a, const int lda,\n"
-       "    __global const float* restrict b, const int ldb,\n"
-       "    __global float* c, const int ldc, const ulong c_offset) {\n";
+  o += tn_head("float", threads(p));
   o += "  __local float a_local[" + str(p.stages * stage_a) + "] __attribute__((aligned(16)));\n";
   o += "  __local float b_local[" + str(p.stages * stage_b) + "] __attribute__((aligned(16)));\n";
-  o += "  const int tid = get_local_id(0);\n";
   o += "  const int warp = tid >> 5, lane = tid & 31;\n";
   o += "  const int tr = (warp % " + str(warps_m) + ") * " + str(p.warp_rows) + " + lane % " +
        str(p.warp_rows) + ";\n";

@@ -4,11 +4,9 @@
 // plain FP32 fused multiply-adds. (Hopper's only FP32 matrix path is TF32, which rounds the
 // inputs, so SGEMM stays on the FP32 pipes.) With async_copy off the source is portable OpenCL C.
 //
-// Packed layout: as for the tensor-core kernel (mma_kernel_source.hpp), in float: A' is
-// K_pad x M_pad row-major (element (k, i) at a[k * lda + i]), B' is K_pad x N_pad row-major; M_pad,
-// N_pad, K_pad multiples of bm, bn, bk; rows k >= K zero in both; lda, ldb multiples of 4 and the
-// buffers 16-byte aligned. C is column-major (ldc, c_offset), written inside m x n only, and not
-// read when beta == 0.
+// Packed layout: ROW,ROW as for the tensor-core kernel (mma_kernel_source.hpp), in float; Mp and
+// Np multiples of 4 (of bm, bn in fact). C is column-major (ldc, c_offset), written inside m x n
+// only, and not read when beta == 0.
 //
 // Design: each thread accumulates a tm x tn block of C, as tm/4 x tn/4 float4 pieces spread
 // bm/(tm/4) rows (bn/(tn/4) columns) apart, so that for each k a warp reads a few contiguous
@@ -16,10 +14,7 @@
 // FMAs per tm/4 + tn/4 local loads. The lanes of a warp form a warp_rows x (32 / warp_rows) grid
 // of threads; its shape sets how many distinct A' and B' pieces a warp reads per k.
 //
-// Kernel signature: as the tensor-core kernel's with float for double:
-//   __kernel void <name>(int m, int n, int k_pad, float alpha, float beta,
-//                        __global const float* a, int lda, __global const float* b, int ldb,
-//                        __global float* c, int ldc, ulong c_offset)
+// The kernel is the route's TN kernel, launched as the tensor-core kernel is.
 
 #include <cstddef>
 #include <string>
@@ -40,7 +35,6 @@ std::string check(const FfmaKernelParams& p);
 int threads(const FfmaKernelParams& p);
 std::size_t local_memory_bytes(const FfmaKernelParams& p);
 std::string name(const FfmaKernelParams& p);
-std::string kernel_name(const FfmaKernelParams& p);  // "gemm_tn_ffma_<name(p)>"
 std::string ffma_kernel_source(const FfmaKernelParams& p);
 
 }  // namespace switchyard::gemm

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "gemm/nv_families.hpp"
+
 namespace switchyard::gemm {
 namespace {
 
@@ -102,8 +104,13 @@ void emit_local_load(std::ostringstream& o, const KernelParams& p, char name, in
 
 }  // namespace
 
+std::size_t KernelParams::local_bytes() const {
+  if (family != Family::simt) return nv_local_bytes(*this);
+  return element_size() * std::size_t(kl) * ((local_a ? ml : 0) + (local_b ? nl : 0));
+}
+
 std::string invalid(const KernelParams& p, const DeviceLimits& limits) {
-  if (p.family != Family::simt) return "unknown micro-kernel family";
+  if (p.family != Family::simt) return nv_invalid(p, limits);
   if (p.vw != 1 && p.vw != 2 && p.vw != 4 && p.vw != 8) return "vw must be 1, 2, 4 or 8";
   for (int v : {p.ml, p.nl, p.kl, p.ms, p.ns, p.ks}) {
     if (!power_of_two(v)) return "tile sizes must be powers of two";
@@ -119,6 +126,7 @@ std::string invalid(const KernelParams& p, const DeviceLimits& limits) {
 }
 
 std::string describe(const KernelParams& p) {
+  if (p.family != Family::simt) return nv_describe(p);
   std::ostringstream o;
   o << "ml=" << p.ml << " nl=" << p.nl << " kl=" << p.kl << " ms=" << p.ms << " ns=" << p.ns
     << " ks=" << p.ks << " vw=" << p.vw << " local="
@@ -128,6 +136,7 @@ std::string describe(const KernelParams& p) {
 }
 
 bool parse(const std::string& text, Precision precision, KernelParams& out) {
+  if (text.compare(0, 7, "family=") == 0) return nv_parse(text, precision, out);
   KernelParams p;
   p.precision = precision;
   std::istringstream in(text);
@@ -217,6 +226,7 @@ std::string emit_pack_kernel(const KernelParams& p, Operand which, bool transpos
 }
 
 std::string emit_tn_kernel(const KernelParams& p) {
+  if (p.family != Family::simt) return nv_emit_tn_kernel(p);
   const int tx_count = p.threads_m(), ty_count = p.threads_n();
   const int mv = p.ms / p.vw, nv = p.ns / p.vw;  // vectors per work-item along m and n
   const std::string TV = vector_type(p);

@@ -28,10 +28,12 @@
 // neighbouring work-items read neighbouring vectors. Each k step of kl is
 // unrolled by ks. A and/or B tiles go through local memory when asked.
 //
-// Adding a micro-kernel family (for example inline-PTX mma.sync on NVIDIA):
-// give it a Family value, its own emit_tn_<family>() behind emit_tn_kernel(),
-// and its constraints in invalid(); the packed layouts, the copy kernels,
-// the kernel's name and arguments (kTnArguments) stay as they are.
+// Micro-kernel families: simt (above, any device), and for NVIDIA GPUs of
+// compute capability 8.0 or more (nv_families.hpp): mma, DGEMM on the FP64
+// tensor cores through inline-PTX mma.sync, and ffma, an SGEMM on FP32 FMAs
+// with cp.async tile copies. Both read ROW,ROW operands and launch one
+// work-group of threads_m() work-items (threads_n() == 1) per tile; the copy
+// kernels, the kernel's name and its arguments are the same for all.
 #pragma once
 
 #include <cstddef>
@@ -41,35 +43,52 @@ namespace switchyard::gemm {
 
 enum class Precision { f64, f32 };
 enum class Layout { row, cbl, rbl };
-enum class Family { simt };  // the TN micro-kernel: plain FMA on work-item registers
+// The TN micro-kernel: simt, plain FMA on work-item registers; mma and ffma,
+// the NVIDIA kernels (nv_families.hpp).
+enum class Family { simt, mma, ffma };
+// The mma.sync shape of the mma family (m8n8k4 is sm_80's, the others sm_90's).
+enum class MmaShape { m8n8k4, m16n8k4, m16n8k8, m16n8k16 };
 
 struct KernelParams {
   Precision precision = Precision::f64;
   Family family = Family::simt;
   int ml = 32, nl = 32, kl = 8;  // work-group tile (m, n) and k step
-  int ms = 4, ns = 4, ks = 1;    // work-item tile (m, n) and k unroll
+  int ms = 4, ns = 4, ks = 1;    // work-item tile (m, n) and k unroll; mma: warp tile
   int vw = 1;                    // vector width of loads and accumulators: 1, 2, 4, 8
   bool local_a = false, local_b = false;  // tiles shared through local memory
   Layout layout_a = Layout::cbl, layout_b = Layout::cbl;
+  // mma and ffma only (both keep A and B tiles in local memory):
+  MmaShape shape = MmaShape::m16n8k16;
+  int stages = 2;           // local buffers: cp.async pipeline depth, or 1-2 register-staged
+  bool async_copy = false;  // cp.async tile copies (else through registers)
+  int group_m = 8;          // tiles of C visited in strips group_m tiles tall
+  int lanes_m = 4;          // ffma: lanes of a warp along m
 
-  int threads_m() const { return ml / ms; }
-  int threads_n() const { return nl / ns; }
-  std::size_t element_size() const { return precision == Precision::f64 ? 8 : 4; }
-  std::size_t local_bytes() const {
-    return element_size() * std::size_t(kl) * ((local_a ? ml : 0) + (local_b ? nl : 0));
+  int threads_m() const {
+    switch (family) {
+      case Family::simt: return ml / ms;
+      case Family::mma: return (ml / ms) * (nl / ns) * 32;
+      case Family::ffma: return (ml / ms) * (nl / ns);
+    }
+    return 0;
   }
+  int threads_n() const { return family == Family::simt ? nl / ns : 1; }
+  std::size_t element_size() const { return precision == Precision::f64 ? 8 : 4; }
+  std::size_t local_bytes() const;
 };
 
 // What a device allows (the OpenCL limits a kernel must respect).
 struct DeviceLimits {
   std::size_t max_work_group = 256;
   std::size_t local_memory = 32768;
+  int nv_compute_capability = 0;  // 90 for sm_90; 0 for devices that are not NVIDIA's
 };
 
 // Why `p` cannot run on a device with `limits`, or "" when it can.
 std::string invalid(const KernelParams& p, const DeviceLimits& limits);
 
-// "ml=64 nl=64 kl=16 ms=8 ns=4 ks=2 vw=2 local=B layout=CBL,ROW" (no precision).
+// "ml=64 nl=64 kl=16 ms=8 ns=4 ks=2 vw=2 local=B layout=CBL,ROW" (no precision);
+// the NVIDIA families start with "family=" (nv_families.hpp).
 std::string describe(const KernelParams& p);
 // The inverse of describe(); false when `text` is not one.
 bool parse(const std::string& text, Precision precision, KernelParams& p);

@@ -1,5 +1,7 @@
 #include "gemm/kernel_source_parts.hpp"
 
+#include "gemm/kernel_source.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -197,11 +199,22 @@ std::string main_loop(const SlabCopy& a, const SlabCopy& b, int stages,
   return o;
 }
 
+std::string tn_head(const char* type, int threads) {
+  const std::string t(type);
+  std::string o = "__kernel __attribute__((reqd_work_group_size(" + str(threads) + ", 1, 1)))\n";
+  o += "void " + std::string(kTnKernel) + "(const int Kp, const int Mp, const int Np,\n";
+  o += "    __global const " + t + "* restrict a, __global const " + t + "* restrict b,\n";
+  o += "    const int m, const int n, const " + t + " alpha, const " + t + " beta,\n";
+  o += "    __global " + t + "* c, const long c_offset, const int ldc) {\n";
+  o += "  const int tid = get_local_id(0);\n";
+  o += "  const int k_pad = Kp, lda = Mp, ldb = Np;\n";
+  return o;
+}
+
 std::string tile_order(int bm, int bn, int group_m) {
   std::string o;
-  o += "  const int tiles_m = (m + " + str(bm - 1) + ") / " + str(bm) + ";\n";
-  o += "  const int tiles_n = (n + " + str(bn - 1) + ") / " + str(bn) + ";\n";
-  o += "  const int pid = get_group_id(0);\n";
+  o += "  const int tiles_m = Mp / " + str(bm) + ", tiles_n = Np / " + str(bn) + ";\n";
+  o += "  const int pid = get_group_id(1) * tiles_m + get_group_id(0);\n";
   o += "  const int strip = " + str(group_m) + " * tiles_n;\n";
   o += "  const int first_m = (pid / strip) * " + str(group_m) + ";\n";
   o += "  const int strip_m = min(tiles_m - first_m, " + str(group_m) + ");\n";

@@ -52,8 +52,14 @@ std::string main_loop(const SlabCopy& a, const SlabCopy& b, int stages,
                       const std::function<std::string(const std::string&, const std::string&)>&
                           compute);
 
+// The route's TN kernel head (kernel_source.hpp: name kTnKernel, its arguments, a work-group of
+// `threads` x 1 work-items per tile of C, tiles (Mp / bm) x (Np / bn)), declaring also
+// tid (the work-item in the group), k_pad, lda = Mp and ldb = Np for the kernel body, and the
+// pointers a, b, c for Ap, Bp, C.
+std::string tn_head(const char* type, int threads);
+
 // Declares tile_m, tile_n (the tile of C this work-group computes, in tiles of bm x bn) from the
-// group id: strips of group_m tile-rows, each strip walked down its columns.
+// group ids: strips of group_m tile-rows, each strip walked down its columns.
 std::string tile_order(int bm, int bn, int group_m);
 
 }  // namespace switchyard::gemm

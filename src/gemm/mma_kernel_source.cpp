@@ -163,8 +163,6 @@ std::string name(const MmaKernelParams& p) {
          "_g" + str(p.group_m);
 }
 
-std::string kernel_name(const MmaKernelParams& p) { return "gemm_tn_mma_" + name(p); }
-
 std::string mma_kernel_source(const MmaKernelParams& p) {
   const ShapeInfo s = info(p.shape);
   const SlabCopy sa = slab(p, 'a'), sb = slab(p, 'b');
@@ -173,18 +171,12 @@ std::string mma_kernel_source(const MmaKernelParams& p) {
   const int tiles_i = p.wm / s.m, tiles_j = p.wn / 8;
 
   std::string o;
-  o += "// " + kernel_name(p) + ": C <- alpha A'^T B' + beta C on the FP64 tensor cores.\n";
+  o += "// TN kernel " + name(p) + ": C <- alpha A'^T B' + beta C on the FP64 tensor cores.\n";
   o += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   if (p.async_copy) o += cp_async_macros(p.stages);
-  o += "__kernel __attribute__((reqd_work_group_size(" + str(threads(p)) + ", 1, 1)))\n";
-  o += "void " + kernel_name(p) +
-       "(const int m, const int n, const int k_pad, const double alpha, const double beta,\n"
-       "    __global const double* restrict a, const int lda,\n"
-       "    __global const double* restrict b, const int ldb,\n"
-       "    __global double* c, const int ldc, const ulong c_offset) {\n";
+  o += tn_head("double", threads(p));
   o += "  __local double a_local[" + str(p.stages * stage_a) + "] __attribute__((aligned(16)));\n";
   o += "  __local double b_local[" + str(p.stages * stage_b) + "] __attribute__((aligned(16)));\n";
-  o += "  const int tid = get_local_id(0);\n";
   o += "  const int warp = tid >> 5, lane = tid & 31;\n";
   o += "  const int g = lane >> 2, t = lane & 3;\n";
   o += "  const int warp_m = warp % " + str(p.bm / p.wm) + ", warp_n = warp / " +

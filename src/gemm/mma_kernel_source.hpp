@@ -5,17 +5,13 @@
 // compiler passes inline PTX through, so this kernel is built like any other OpenCL program, but
 // only on NVIDIA devices of compute capability 8.0 or more (9.0 for the m16n8 shapes).
 //
-// Packed layout read by the kernel (the copy kernels produce it):
-//   A' = op(A)^T, K_pad x M_pad, row-major, lda >= M_pad: element (k, i) of A' is A[k * lda + i],
-//        i.e. op(A) itself stored column-major with leading dimension lda.
-//   B' = op(B),   K_pad x N_pad, row-major, ldb >= N_pad: element (k, j) of B' is B[k * ldb + j],
-//        i.e. op(B) stored row-major (op(B)^T column-major).
-// M_pad, N_pad are multiples of bm, bn and K_pad (the kernel's K argument) a multiple of bk; rows
-// k >= the true K must be zero in both A' and B' (0 * NaN is NaN), and columns beyond the true
-// M, N may hold anything (they only reach C entries the kernel does not write). lda and ldb must be even
-// and the buffers 16-byte aligned: tiles move as 16-byte pieces. This m/n-contiguous layout is the
-// OpenCL GEMM seed's row-major ("ROW") TN layout, so the portable kernels' copy kernels serve
-// this kernel unchanged.
+// Packed layout read by the kernel: the route's ROW layout (kernel_source.hpp), made by its
+// copy kernels:
+//   A' = op(A)^T, Kp x Mp, row-major: element (k, i) is Ap[k * Mp + i] (op(A) column-major),
+//   B' = op(B),   Kp x Np, row-major: element (k, j) is Bp[k * Np + j] (op(B)^T column-major),
+// Mp, Np multiples of bm, bn and Kp of bk; rows k >= K must be zero in both A' and B' (0 * NaN
+// is NaN); columns beyond m, n may hold anything (they reach only C entries the kernel does not
+// write). The buffers must be 16-byte aligned: tiles move as 16-byte pieces.
 //
 // Why this layout: each k-row of a tile is bm contiguous doubles, so a tile arrives in
 // full 128-byte lines, 16 bytes per thread (cp.async straight into local memory, or a
@@ -26,20 +22,20 @@
 // C is column-major with leading dimension ldc, starting c_offset elements into its buffer; only
 // the true m x n entries are written, and with beta == 0 C is never read.
 //
-// Kernel signature (work-group size threads(), one work-group per bm x bn tile of C, 1-D range
-// of tiles(m, n) * threads() work-items):
-//   __kernel void <name>(int m, int n, int k_pad, double alpha, double beta,
-//                        __global const double* a, int lda, __global const double* b, int ldb,
-//                        __global double* c, int ldc, ulong c_offset)
+// The kernel is the route's TN kernel (kernel_source.hpp: kTnKernel and its arguments, with
+// lda = Mp and ldb = Np), launched as (Mp / bm * threads(), Np / bn) work-items in work-groups of
+// (threads(), 1): one work-group per bm x bn tile of C.
 
+#include <cstddef>
 #include <string>
+
+#include "gemm/kernel_source.hpp"
 
 namespace switchyard::gemm {
 
-// The mma.sync shapes with f64 operands. m8n8k4 is all that sm_80 has; on sm_90 it runs at the
-// plain FP64 rate and the m16n8 shapes at twice that (measured register-only on the H200: 32.6,
-// 64.4 (k4) and 65.9 (k16) TFLOP/s).
-enum class MmaShape { m8n8k4, m16n8k4, m16n8k8, m16n8k16 };
+// MmaShape (kernel_source.hpp): the mma.sync shapes with f64 operands. m8n8k4 is all that sm_80
+// has; on sm_90 it runs at the plain FP64 rate and the m16n8 shapes at twice that (measured
+// register-only on the H200: 32.6, 64.4 (k4) and 65.9 (k16) TFLOP/s).
 
 // The defaults are the fastest set measured on the H200 (tools/bench/mma_probe.cpp).
 struct MmaKernelParams {
@@ -65,10 +61,9 @@ int min_compute_capability(MmaShape s);  // 80 or 90 (times ten, as 8.0 -> 80)
 std::string check(const MmaKernelParams& p);
 int threads(const MmaKernelParams& p);
 std::size_t local_memory_bytes(const MmaKernelParams& p);
-// A short name that identifies the parameters, used as the kernel's name suffix and in tables.
+// A short name that identifies the parameters, for tables and the source's first line.
 std::string name(const MmaKernelParams& p);
-// The OpenCL C program holding one kernel named "gemm_tn_mma_<name(p)>"; check(p) must be empty.
-std::string kernel_name(const MmaKernelParams& p);
+// The OpenCL C of the TN kernel; check(p) must be empty.
 std::string mma_kernel_source(const MmaKernelParams& p);
 
 }  // namespace switchyard::gemm

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "device/program_cache.hpp"
+#include "gemm/nv_families.hpp"
 
 namespace switchyard::gemm {
 namespace {
@@ -91,6 +92,10 @@ Selection select(const opencl::DeviceInfo& device, Precision precision) {
   TuningEntry e;
   e.precision = precision;
   e.device = device.name;
+  if (nv_default(device.nv_compute_capability, precision, e.params)) {
+    return {e, "NVIDIA sm_" + std::to_string(device.nv_compute_capability) + " default (" +
+                   (precision == Precision::f64 ? "mma" : "ffma") + " family)"};
+  }
   e.params = generic(device.is_gpu, precision);
   return {e, device.is_gpu ? "generic GPU default" : "generic CPU default"};
 }

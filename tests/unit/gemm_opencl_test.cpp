@@ -14,6 +14,7 @@
 #include "gemm/cost_model.hpp"
 #include "gemm/device_gemm.hpp"
 #include "gemm/kernel_source.hpp"
+#include "gemm/nv_families.hpp"
 #include "gemm/tuning_db.hpp"
 #include "reference_blas.hpp"
 
@@ -49,6 +50,59 @@ TEST(GemmKernelSource, DescribeAndParseAreInverse) {
                            Precision::f64, p));
   EXPECT_FALSE(gemm::parse("ml=32 nl=16 kl=16 ms=8 ns=4 ks=2 vw=4 local=- layout=CBL,XYZ",
                            Precision::f64, p));
+}
+
+// The NVIDIA families (nv_families.hpp). ffma with register-staged copies is
+// portable OpenCL C, so it runs on PoCL too; the others need an NVIDIA GPU.
+const char* const kFfmaPortable[] = {
+    "family=ffma ml=64 nl=64 kl=16 ms=4 ns=4 lanes=4 stages=2 copy=reg group=8",
+    "family=ffma ml=32 nl=64 kl=16 ms=4 ns=8 lanes=8 stages=1 copy=reg group=2",
+};
+const char* const kMma[] = {
+    "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=1 copy=reg group=8",
+    "family=mma shape=m16n8k8 ml=64 nl=64 kl=8 ms=32 ns=32 stages=3 copy=async group=1",
+    "family=mma shape=m8n8k4 ml=64 nl=64 kl=8 ms=32 ns=32 stages=2 copy=reg group=8",
+};
+const char* const kFfmaAsync = "family=ffma ml=128 nl=128 kl=16 ms=8 ns=8 lanes=4 stages=2 copy=async group=8";
+
+TEST(GemmKernelSource, NvidiaFamiliesDescribeParseAndLimits) {
+  for (const char* text : kMma) EXPECT_EQ(gemm::describe(params(text, Precision::f64)), text);
+  for (const char* text : kFfmaPortable) EXPECT_EQ(gemm::describe(params(text, Precision::f32)), text);
+  KernelParams p;
+  EXPECT_FALSE(gemm::parse("family=mma shape=m16n8k2 ml=128 nl=64 kl=16 ms=64 ns=32 stages=1 copy=reg group=8",
+                           Precision::f64, p));
+  EXPECT_FALSE(gemm::parse("family=ffma ml=64 nl=64 kl=16 ms=4 ns=4 stages=2 copy=reg group=8",
+                           Precision::f32, p));
+  const gemm::DeviceLimits pocl{4096, 1 << 20, 0}, h200{1024, 49152, 90}, a100{1024, 49152, 80};
+  EXPECT_EQ(gemm::invalid(params(kMma[0], Precision::f64), pocl),
+            "needs an NVIDIA device of compute capability 9.0");
+  EXPECT_EQ(gemm::invalid(params(kMma[0], Precision::f64), a100),
+            "needs an NVIDIA device of compute capability 9.0");
+  EXPECT_EQ(gemm::invalid(params(kMma[2], Precision::f64), a100), "");
+  EXPECT_EQ(gemm::invalid(params(kMma[0], Precision::f64), h200), "");
+  EXPECT_EQ(gemm::invalid(params(kMma[0], Precision::f32), h200), "mma is a DGEMM family");
+  EXPECT_EQ(gemm::invalid(params(kFfmaAsync, Precision::f32), pocl),
+            "needs an NVIDIA device of compute capability 8.0");
+  EXPECT_EQ(gemm::invalid(params(kFfmaPortable[0], Precision::f32), pocl), "");
+  // 3 stages of 128 x 64 x 16 doubles exceed NVIDIA's 48 KiB of local memory.
+  p = params(kMma[0], Precision::f64);
+  p.stages = 3, p.async_copy = true;
+  EXPECT_EQ(gemm::invalid(p, h200), "tiles larger than the device's local memory");
+  EXPECT_FALSE(gemm::nv_search_space(Precision::f64, h200).empty());
+  for (const KernelParams& c : gemm::nv_search_space(Precision::f32, h200))
+    EXPECT_EQ(gemm::invalid(c, h200), "") << gemm::describe(c);
+}
+
+TEST(GemmTuningDatabase, NvidiaDevicesDefaultToTheirFamilies) {
+  opencl::DeviceInfo h200;
+  h200.name = "Some NVIDIA GPU";
+  h200.is_gpu = true;
+  h200.nv_compute_capability = 90;
+  EXPECT_EQ(gemm::select(h200, Precision::f64).source, "NVIDIA sm_90 default (mma family)");
+  EXPECT_EQ(gemm::select(h200, Precision::f64).entry.params.family, gemm::Family::mma);
+  EXPECT_EQ(gemm::select(h200, Precision::f32).entry.params.family, gemm::Family::ffma);
+  h200.nv_compute_capability = 75;
+  EXPECT_EQ(gemm::select(h200, Precision::f64).source, "generic GPU default");
 }
 
 TEST(GemmKernelSource, InvalidParametersAreNamed) {
@@ -212,6 +266,27 @@ TEST(GemmOpenCl, FloatEveryLayoutAndTranspose) {
     check_variant<float>(v);
     if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
   }
+}
+
+TEST(GemmOpenCl, PortableFfmaFamilyEveryTranspose) {
+  for (const char* v : kFfmaPortable) {
+    check_variant<float>(v);
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+  }
+}
+
+// The NVIDIA-only kernels, on an NVIDIA device (the GPU machine), through the whole route.
+TEST(GemmOpenCl, NvidiaFamiliesEveryTranspose) {
+  opencl::Runtime* rt = device_or_skip();
+  if (!rt || rt->device().nv_compute_capability < 80) GTEST_SKIP() << "no NVIDIA OpenCL device";
+  const gemm::DeviceLimits limits{rt->device().max_work_group, rt->device().local_memory,
+                                  rt->device().nv_compute_capability};
+  for (const char* v : kMma) {
+    if (!gemm::invalid(params(v, Precision::f64), limits).empty()) continue;
+    check_variant<double>(v);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  check_variant<float>(kFfmaAsync);
 }
 
 TEST(GemmOpenCl, ChosenEntryRunsALargerProduct) {

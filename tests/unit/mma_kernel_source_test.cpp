@@ -41,7 +41,7 @@ TEST(MmaKernelSource, SourceUsesTheChosenInstructionAndCopyPath) {
   p.async_copy = false;
   ASSERT_EQ(sg::check(p), "");
   std::string s = sg::mma_kernel_source(p);
-  EXPECT_NE(s.find("void " + sg::kernel_name(p) + "("), std::string::npos);
+  EXPECT_NE(s.find(std::string("void ") + sg::kTnKernel + "("), std::string::npos);
   EXPECT_NE(s.find("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64"), std::string::npos);
   EXPECT_EQ(s.find("cp.async"), std::string::npos);
   p.async_copy = true, p.stages = 2, p.bn = 32, p.wn = 16;
@@ -67,7 +67,7 @@ TEST(FfmaKernelSource, DefaultsAreValidAndPortableWithoutCpAsync) {
   ASSERT_EQ(sg::check(p), "");
   const std::string s = sg::ffma_kernel_source(p);
   EXPECT_EQ(s.find("__asm__"), std::string::npos);
-  EXPECT_NE(s.find("void " + sg::kernel_name(p) + "("), std::string::npos);
+  EXPECT_NE(s.find(std::string("void ") + sg::kTnKernel + "("), std::string::npos);
 }
 
 TEST(FfmaKernelSource, RejectsBadThreadTiles) {

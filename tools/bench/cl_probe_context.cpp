@@ -115,9 +115,11 @@ void ClContext::read(cl_mem b, void* host, std::size_t bytes) {
            "clEnqueueReadBuffer");
 }
 
-double ClContext::launch(cl_kernel kernel, std::size_t global, std::size_t local) {
+double ClContext::launch(cl_kernel kernel, const std::array<std::size_t, 2>& global,
+                         const std::array<std::size_t, 2>& local) {
   cl_event done = nullptr;
-  cl_check(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &local, 0, nullptr, &done),
+  cl_check(clEnqueueNDRangeKernel(queue_, kernel, 2, nullptr, global.data(), local.data(), 0,
+                                  nullptr, &done),
            "clEnqueueNDRangeKernel");
   cl_check(clWaitForEvents(1, &done), "clWaitForEvents");
   cl_ulong start = 0, end = 0;

@@ -7,6 +7,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
+#include <array>
 #include <cstddef>
 #include <string>
 
@@ -33,8 +34,10 @@ class ClContext {
   cl_mem buffer(std::size_t bytes);
   void write(cl_mem b, const void* host, std::size_t bytes);
   void read(cl_mem b, void* host, std::size_t bytes);
-  // Runs `kernel` over `global` work-items in groups of `local`; returns its time in ms.
-  double launch(cl_kernel kernel, std::size_t global, std::size_t local);
+  // Runs `kernel` over a 2-D range of `global` work-items in groups of `local`; returns its time
+  // in ms.
+  double launch(cl_kernel kernel, const std::array<std::size_t, 2>& global,
+                const std::array<std::size_t, 2>& local);
 
  private:
   cl_context context_ = nullptr;

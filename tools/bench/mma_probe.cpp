@@ -47,7 +47,7 @@ Variant mma(sg::MmaShape shape, int bm, int bn, int bk, int wm, int wn, int stag
   p.async_copy = async, p.group_m = group_m;
   const std::string e = sg::check(p);
   if (!e.empty()) std::fprintf(stderr, "invalid %s: %s\n", sg::name(p).c_str(), e.c_str());
-  return {'d', "d_" + sg::name(p), sg::kernel_name(p), e.empty() ? sg::mma_kernel_source(p) : "",
+  return {'d', "d_" + sg::name(p), sg::kTnKernel, e.empty() ? sg::mma_kernel_source(p) : "",
           sg::threads(p), bm, bn, bk, sg::min_compute_capability(shape), sg::local_memory_bytes(p)};
 }
 
@@ -58,7 +58,7 @@ Variant ffma(int bm, int bn, int bk, int tm, int tn, int warp_rows, int stages, 
   p.stages = stages, p.async_copy = async, p.group_m = group_m;
   const std::string e = sg::check(p);
   if (!e.empty()) std::fprintf(stderr, "invalid %s: %s\n", sg::name(p).c_str(), e.c_str());
-  return {'s', "s_" + sg::name(p), sg::kernel_name(p), e.empty() ? sg::ffma_kernel_source(p) : "",
+  return {'s', "s_" + sg::name(p), sg::kTnKernel, e.empty() ? sg::ffma_kernel_source(p) : "",
           sg::threads(p), bm, bn, bk, async ? 80 : 0, sg::local_memory_bytes(p)};
 }
 
@@ -124,26 +124,29 @@ struct Options {
   bool list = false;
 };
 
+// The route's TN kernel arguments (kernel_source.hpp), with lda = Mp and ldb = Np.
 template <class T>
-void set_args(cl_kernel k, int m, int n, int k_pad, T alpha, T beta, cl_mem a, int lda, cl_mem b,
-              int ldb, cl_mem c, int ldc, cl_ulong c_offset) {
+void set_args(cl_kernel k, int kp, int mp, int np, cl_mem a, cl_mem b, int m, int n, T alpha,
+              T beta, cl_mem c, cl_long c_offset, int ldc) {
   int i = 0;
+  sb::cl_check(clSetKernelArg(k, i++, sizeof kp, &kp), "arg Kp");
+  sb::cl_check(clSetKernelArg(k, i++, sizeof mp, &mp), "arg Mp");
+  sb::cl_check(clSetKernelArg(k, i++, sizeof np, &np), "arg Np");
+  sb::cl_check(clSetKernelArg(k, i++, sizeof a, &a), "arg Ap");
+  sb::cl_check(clSetKernelArg(k, i++, sizeof b, &b), "arg Bp");
   sb::cl_check(clSetKernelArg(k, i++, sizeof m, &m), "arg m");
   sb::cl_check(clSetKernelArg(k, i++, sizeof n, &n), "arg n");
-  sb::cl_check(clSetKernelArg(k, i++, sizeof k_pad, &k_pad), "arg k");
   sb::cl_check(clSetKernelArg(k, i++, sizeof alpha, &alpha), "arg alpha");
   sb::cl_check(clSetKernelArg(k, i++, sizeof beta, &beta), "arg beta");
-  sb::cl_check(clSetKernelArg(k, i++, sizeof a, &a), "arg a");
-  sb::cl_check(clSetKernelArg(k, i++, sizeof lda, &lda), "arg lda");
-  sb::cl_check(clSetKernelArg(k, i++, sizeof b, &b), "arg b");
-  sb::cl_check(clSetKernelArg(k, i++, sizeof ldb, &ldb), "arg ldb");
-  sb::cl_check(clSetKernelArg(k, i++, sizeof c, &c), "arg c");
-  sb::cl_check(clSetKernelArg(k, i++, sizeof ldc, &ldc), "arg ldc");
+  sb::cl_check(clSetKernelArg(k, i++, sizeof c, &c), "arg C");
   sb::cl_check(clSetKernelArg(k, i++, sizeof c_offset, &c_offset), "arg c_offset");
+  sb::cl_check(clSetKernelArg(k, i++, sizeof ldc, &ldc), "arg ldc");
 }
 
-std::size_t global_size(const Variant& v, int m, int n) {
-  return round_up(m, v.bm) / v.bm * (round_up(n, v.bn) / v.bn) * v.threads;
+// The launch of the route: (Mp / bm * threads, Np / bn) work-items in groups of (threads, 1).
+double launch(sb::ClContext& cl, cl_kernel kernel, const Variant& v, int mp, int np) {
+  return cl.launch(kernel, {std::size_t(mp / v.bm) * v.threads, std::size_t(np / v.bn)},
+                   {std::size_t(v.threads), 1});
 }
 
 // Small awkward shapes against a long-double reference; also checks that C outside the m x n
@@ -172,8 +175,8 @@ std::string small_check(sb::ClContext& cl, cl_kernel kernel, const Variant& v, i
   cl.write(da, a.data(), a.size() * sizeof(T));
   cl.write(db, b.data(), b.size() * sizeof(T));
   cl.write(dc, c.data(), c.size() * sizeof(T));
-  set_args<T>(kernel, m, n, k_pad, alpha, beta, da, lda, db, ldb, dc, ldc, c_offset);
-  cl.launch(kernel, global_size(v, m, n), v.threads);
+  set_args<T>(kernel, k_pad, lda, ldb, da, db, m, n, alpha, beta, dc, cl_long(c_offset), ldc);
+  launch(cl, kernel, v, lda, ldb);
   std::vector<T> got(c.size());
   cl.read(dc, got.data(), got.size() * sizeof(T));
   clReleaseMemObject(da), clReleaseMemObject(db), clReleaseMemObject(dc);
@@ -262,11 +265,10 @@ void time_size(sb::ClContext& cl, std::vector<std::pair<const Variant*, cl_kerne
   cl.write(da, a.data(), bytes);
   cl.write(db, b.data(), bytes);
   for (auto& [v, kernel] : built) {
-    set_args<T>(kernel, n, n, n, alpha, beta, da, n, db, n, dc, n, 0);
-    const std::size_t global = global_size(*v, n, n);
-    cl.launch(kernel, global, v->threads);
+    set_args<T>(kernel, n, n, n, da, db, n, n, alpha, beta, dc, 0, n);
+    launch(cl, kernel, *v, n, n);
     std::vector<double> ms;
-    for (int r = 0; r < reps; ++r) ms.push_back(cl.launch(kernel, global, v->threads));
+    for (int r = 0; r < reps; ++r) ms.push_back(launch(cl, kernel, *v, n, n));
     std::sort(ms.begin(), ms.end());
     const double med = ms[ms.size() / 2];
     cl.read(dc, got.data(), bytes);
