@@ -41,6 +41,11 @@ struct Padded {
 };
 Padded padded(const KernelParams& p, int m, int n, int k);
 
+// Enqueues the TN kernel alone on packed operands of `size`.
+template <class T>
+bool enqueue_tn(opencl::Runtime& rt, Kernels& kernels, const Padded& size, cl_mem ap, cl_mem bp,
+                int m, int n, T alpha, T beta, const DeviceMatrix& c, std::string& error);
+
 // Enqueues C <- alpha op(A) op(B) + beta C on device operands (any
 // transpose, any ld). The packed operands are taken from the pool into
 // `scratch`, which must outlive the queued work (clFinish). alpha = 0 or
