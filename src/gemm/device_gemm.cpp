@@ -65,7 +65,7 @@ Kernels* kernels_for(opencl::Runtime& rt, const KernelParams& p, std::string& er
     error = "kernel parameters " + describe(p) + ": " + why;
     return nullptr;
   }
-  cl_program program = rt.build(program_source(p), "-cl-std=CL1.2", error);
+  cl_program program = rt.build(program_source(p), kBuildOptions, error);
   if (!program) return nullptr;
   auto k = std::make_unique<Kernels>();
   k->params = p;

@@ -24,6 +24,9 @@ class Kernels {
   std::mutex launch;
 };
 
+// The OpenCL compiler options of every gemm program (part of the cache key).
+inline constexpr const char* kBuildOptions = "-cl-std=CL1.2";
+
 // The kernels of `p` on `rt`, compiled (or loaded from the program cache) on
 // first use; null with the reason in `error`.
 Kernels* kernels_for(opencl::Runtime& rt, const KernelParams& p, std::string& error);
