@@ -66,7 +66,7 @@ Kernels* kernels_for(opencl::Runtime& rt, const KernelParams& p, std::string& er
     error = "kernel parameters " + describe(p) + ": " + why;
     return nullptr;
   }
-  cl_program program = rt.build(program_source(p), "-cl-std=CL1.2", error);
+  cl_program program = rt.build(program_source(p), kBuildOptions, error);
   if (!program) return nullptr;
   auto k = std::make_unique<Kernels>();
   k->params = p;
@@ -116,6 +116,13 @@ bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char trans
       return false;
     }
   }
+  return enqueue_tn<T>(rt, kernels, size, ap, bp, m, n, alpha, beta, c, error);
+}
+
+template <class T>
+bool enqueue_tn(opencl::Runtime& rt, Kernels& kernels, const Padded& size, cl_mem ap, cl_mem bp,
+                int m, int n, T alpha, T beta, const DeviceMatrix& c, std::string& error) {
+  const KernelParams& p = kernels.params;
   const std::size_t global[2] = {std::size_t(size.mp / p.ml * p.threads_m()),
                                  std::size_t(size.np / p.nl * p.threads_n())};
   const std::size_t local[2] = {std::size_t(p.threads_m()), std::size_t(p.threads_n())};
@@ -193,6 +200,10 @@ template bool enqueue_gemm<float>(opencl::Runtime&, Kernels&, char, char, int, i
                                   const DeviceMatrix&, const DeviceMatrix&, float,
                                   const DeviceMatrix&, std::vector<opencl::Buffer>&,
                                   std::string&);
+template bool enqueue_tn<double>(opencl::Runtime&, Kernels&, const Padded&, cl_mem, cl_mem, int,
+                                 int, double, double, const DeviceMatrix&, std::string&);
+template bool enqueue_tn<float>(opencl::Runtime&, Kernels&, const Padded&, cl_mem, cl_mem, int,
+                                int, float, float, const DeviceMatrix&, std::string&);
 template bool gemm_host<double>(opencl::Runtime&, Kernels&, char, char, int, int, int, double,
                                 const double*, int, const double*, int, double, double*, int,
                                 std::string&);

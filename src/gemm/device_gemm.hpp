@@ -24,6 +24,9 @@ class Kernels {
   std::mutex launch;
 };
 
+// The OpenCL compiler options of every gemm program (part of the cache key).
+inline constexpr const char* kBuildOptions = "-cl-std=CL1.2";
+
 // The kernels of `p` on `rt`, compiled (or loaded from the program cache) on
 // first use; null with the reason in `error`.
 Kernels* kernels_for(opencl::Runtime& rt, const KernelParams& p, std::string& error);
@@ -40,6 +43,11 @@ struct Padded {
   int mp, np, kp;
 };
 Padded padded(const KernelParams& p, int m, int n, int k);
+
+// Enqueues the TN kernel alone on packed operands of `size`.
+template <class T>
+bool enqueue_tn(opencl::Runtime& rt, Kernels& kernels, const Padded& size, cl_mem ap, cl_mem bp,
+                int m, int n, T alpha, T beta, const DeviceMatrix& c, std::string& error);
 
 // Enqueues C <- alpha op(A) op(B) + beta C on device operands (any
 // transpose, any ld). The packed operands are taken from the pool into

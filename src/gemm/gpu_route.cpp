@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "calls.hpp"
 #include "config.hpp"
@@ -14,6 +15,7 @@
 #include "gemm/cost_model.hpp"
 #include "gemm/device_gemm.hpp"
 #include "gemm/tuning_db.hpp"
+#include "info_hooks.hpp"
 
 namespace switchyard {
 namespace {
@@ -81,10 +83,33 @@ bool pays(const Shape& s, char* why, std::size_t size) {
 template <class T>
 const Implementation<GemmCall<T>> opencl_gemm{unusable<T>, declines<T>, run<T>, nullptr, pays<T>};
 
+// For switchyard info: the device the route would take and its tuning
+// entries, found without starting the device.
+void print_info(FILE* out) {
+  std::string why;
+  const std::vector<opencl::DeviceInfo> devices = opencl::list_devices(why);
+  const int chosen = opencl::choose_device(devices, config().opencl_device);
+  if (chosen < 0) {
+    std::fprintf(out, "gemm route      no OpenCL device%s%s\n", why.empty() ? "" : ": ",
+                 why.empty() ? "named by SWITCHYARD_OPENCL_DEVICE" : why.c_str());
+    return;
+  }
+  const opencl::DeviceInfo& d = devices[chosen];
+  std::fprintf(out, "gemm route      OpenCL device %d, %s (%s, driver %s)%s\n", chosen,
+               d.name.c_str(), d.is_gpu ? "GPU" : "not a GPU: forced only", d.driver.c_str(),
+               config().opencl_device.empty() ? "" : " by SWITCHYARD_OPENCL_DEVICE");
+  for (gemm::Precision p : {gemm::Precision::f64, gemm::Precision::f32}) {
+    const gemm::Selection s = gemm::select(d, p);
+    std::fprintf(out, "gemm kernel %c   %s: %s\n", p == gemm::Precision::f64 ? 'd' : 's',
+                 s.source.c_str(), gemm::describe(s.entry.params).c_str());
+  }
+}
+
 // Plugging the route in: the router sees it from the first call on.
 [[maybe_unused]] const bool registered = [] {
   Implementations<GemmCall<float>>::gpu = &opencl_gemm<float>;
   Implementations<GemmCall<double>>::gpu = &opencl_gemm<double>;
+  print_gemm_info = print_info;
   return true;
 }();
 

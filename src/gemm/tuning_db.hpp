@@ -2,7 +2,10 @@
 // parameters the tuner found fastest, as readable text, one entry a line:
 //
 //   d | NVIDIA H200 | ml=64 nl=64 kl=16 ms=8 ns=4 ks=2 vw=2 local=AB layout=CBL,CBL | 12000
-//   precision | device name | parameters (kernel_source.hpp) | TN GFLOP/s measured
+//   precision | device name | parameters (kernel_source.hpp) | TN GFLOP/s
+//
+// The rate is the TN kernel's mean over the tuner's sweep of sizes; the
+// cost model takes it as the device's rate.
 //
 // '#' starts a comment. `switchyard tune` writes gemm-tuning.txt in the cache
 // directory; entries shipped with the library (tuning_defaults.cpp) cover
@@ -23,7 +26,7 @@ struct TuningEntry {
   Precision precision = Precision::f64;
   std::string device;   // the device name, or (shipped) a part of it
   KernelParams params;
-  double gflops = 0.0;  // the TN kernel's rate when tuned: the cost model's device rate
+  double gflops = 0.0;  // the TN kernel's mean rate over the tuner's sweep
 };
 
 // Parses one database line; false for blank lines, comments and malformed lines.

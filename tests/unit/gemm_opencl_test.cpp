@@ -4,13 +4,16 @@
 // NaN in C with beta = 0, and the rows below m in C left alone; and the
 // generator, database and cost model on their own.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "device/opencl_runtime.hpp"
+#include "device/program_cache.hpp"
 #include "gemm/cost_model.hpp"
 #include "gemm/device_gemm.hpp"
 #include "gemm/kernel_source.hpp"
@@ -297,6 +300,37 @@ TEST(GemmOpenCl, ChosenEntryRunsALargerProduct) {
   gemm::Kernels* kernels = gemm::kernels_for(*rt, s.entry.params, error);
   ASSERT_NE(kernels, nullptr) << error;
   check_case<double>(*rt, *kernels, {'T', 'N', 259, 133, 301, 1.0, 0.0, 7}, 99);
+}
+
+// A cache entry that is cut short, or whole but not a program the device
+// takes, costs a rebuild, never the call.
+TEST(GemmOpenCl, CorruptCacheEntriesAreRebuilt) {
+  opencl::Runtime* rt = device_or_skip();
+  if (!rt) GTEST_SKIP() << "no OpenCL device";
+  std::vector<unsigned char> junk(64, 0x5a);
+  program_cache::store("cl-test-entry.bin", junk);
+  std::vector<unsigned char> loaded;
+  if (program_cache::load("cl-test-entry.bin", loaded)) EXPECT_EQ(loaded, junk);
+  const std::string path = program_cache::directory() + "/cl-test-entry.bin";
+  if (FILE* f = std::fopen(path.c_str(), "r+b")) {  // truncated: the payload cut in half
+    std::fseek(f, 0, SEEK_END);
+    const long size = std::ftell(f);
+    std::fclose(f);
+    ASSERT_EQ(truncate(path.c_str(), size - 32), 0);
+    EXPECT_FALSE(program_cache::load("cl-test-entry.bin", loaded));
+  }
+  std::remove(path.c_str());
+
+  // A whole entry of junk under the key of a program: built from source instead.
+  const KernelParams p =
+      params("ml=8 nl=8 kl=4 ms=2 ns=2 ks=1 vw=1 local=- layout=ROW,ROW", Precision::f32);
+  const std::string key =
+      program_cache::key(rt->device(), gemm::program_source(p), gemm::kBuildOptions);
+  program_cache::store(key, junk);
+  std::string error;
+  gemm::Kernels* kernels = gemm::kernels_for(*rt, p, error);
+  ASSERT_NE(kernels, nullptr) << error;
+  check_case<float>(*rt, *kernels, {'N', 'T', 13, 11, 7, 1.0, 0.5, 1}, 7);
 }
 
 }  // namespace
