@@ -11,6 +11,9 @@ namespace {
 // Defaults for the size thresholds. They are provisional until each route
 // measures where it pays; the README gives the current values.
 constexpr double default_gemm_min_flops = 2.0e9;
+// The fallback gemm's rate the cost model compares the device with: a
+// multithreaded BLAS on a server (OpenBLAS, 16 threads: 105 GFLOP/s, h200/NOTES.md).
+constexpr double default_gemm_host_gflops = 100.0;
 constexpr std::int64_t default_tsqr_min_rows = 16384;
 constexpr double default_tsqr_min_aspect = 16.0;
 // Sparse CG: half-storage DIA when it moves no more bytes per product than
@@ -155,8 +158,12 @@ Config parse_config(const Environment& env, std::vector<std::string>& warnings) 
     }
   }
 
+  if (const char* d = read.raw("SWITCHYARD_OPENCL_DEVICE")) c.opencl_device = d;
+  if (const char* d = read.raw("SWITCHYARD_CACHE_DIR")) c.cache_dir = d;
   c.thresholds.gemm_min_flops =
       read.positive("SWITCHYARD_GEMM_MIN_FLOPS", default_gemm_min_flops);
+  c.thresholds.gemm_host_gflops =
+      read.positive("SWITCHYARD_GEMM_HOST_GFLOPS", default_gemm_host_gflops);
   c.thresholds.tsqr_min_rows = read.integer("SWITCHYARD_TSQR_MIN_ROWS", default_tsqr_min_rows,
                                             1, INT64_MAX, "expected a positive row count");
   c.thresholds.tsqr_min_aspect =
@@ -186,8 +193,14 @@ std::vector<Setting> settings() {
       {"SWITCHYARD_FALLBACK", "the next library",
        "path of a BLAS/LAPACK library that runs every call Switchyard does not take"},
       {"SWITCHYARD_DEVICE", "node-local MPI rank, else 0", "the GPU to use"},
+      {"SWITCHYARD_OPENCL_DEVICE", "the first GPU, else the first device",
+       "the OpenCL device of the gemm route: its number in switchyard info, or part of its name"},
+      {"SWITCHYARD_CACHE_DIR", "$XDG_CACHE_HOME/switchyard or ~/.cache/switchyard",
+       "where compiled OpenCL programs and the gemm tuning database are kept"},
       {"SWITCHYARD_GEMM_MIN_FLOPS", shown(default_gemm_min_flops),
        "gemm goes to a device only from 2mnk flops up"},
+      {"SWITCHYARD_GEMM_HOST_GFLOPS", shown(default_gemm_host_gflops),
+       "the fallback's gemm rate the cost model weighs the OpenCL device against"},
       {"SWITCHYARD_TSQR_MIN_ROWS", shown(double(default_tsqr_min_rows)),
        "geqrf, orgqr and ormqr go to the GPU only from m rows up"},
       {"SWITCHYARD_TSQR_MIN_ASPECT", shown(default_tsqr_min_aspect),

@@ -21,6 +21,7 @@ const char* route_choice_name(RouteChoice c);
 
 struct Thresholds {
   double gemm_min_flops;        // SWITCHYARD_GEMM_MIN_FLOPS
+  double gemm_host_gflops;      // SWITCHYARD_GEMM_HOST_GFLOPS: the fallback's rate, for the cost model
   std::int64_t tsqr_min_rows;   // SWITCHYARD_TSQR_MIN_ROWS
   double tsqr_min_aspect;       // SWITCHYARD_TSQR_MIN_ASPECT: m / n at least this
 };
@@ -40,6 +41,8 @@ struct Config {
   std::string fallback_path;    // "" (the next library in the program)
   int device = 0;
   std::string device_source;    // which variable chose the device, or "default"
+  std::string opencl_device;    // SWITCHYARD_OPENCL_DEVICE: number or name part; "" first GPU
+  std::string cache_dir;        // SWITCHYARD_CACHE_DIR: "" means the XDG cache
   Thresholds thresholds{};
   CgSettings cg{};
 };

@@ -19,6 +19,7 @@ struct Implementation {
   const char* (*declines)(const Call& call);  // why it cannot take this call, or null
   bool (*run)(const Call& call);              // false: failed, data untouched
   const char* forced_only = nullptr;          // why auto routing does not pick it, or null
+  bool (*pays)(const Shape& s, char* why, std::size_t size) = nullptr;  // the cost model, or null
 };
 
 template <class Call>
@@ -30,7 +31,7 @@ struct Implementations {
 template <class Call>
 Candidate candidate(const Implementation<Call>* impl) {
   if (!impl) return {};
-  return {true, impl->unusable, impl->forced_only};
+  return {true, impl->unusable, impl->forced_only, impl->pays};
 }
 
 // The decision for a call an accelerated backend declined or failed:

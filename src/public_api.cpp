@@ -7,6 +7,7 @@
 #include "device/probe.hpp"
 #include "export.hpp"
 #include "fallback.hpp"
+#include "info_hooks.hpp"
 #include "switchyard.h"
 #include "trace.hpp"
 
@@ -29,6 +30,7 @@ void print_devices(FILE* out) {
   for (const OpenClDevice& d : p.opencl) {
     std::fprintf(out, "OpenCL device   %s: %s\n", d.platform.c_str(), d.name.c_str());
   }
+  if (print_gemm_info) print_gemm_info(out);
 }
 
 void print_configuration(FILE* out) {

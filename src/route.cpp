@@ -2,6 +2,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <optional>
 
 namespace switchyard {
 namespace {
@@ -95,13 +96,20 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
   Decision why_not;
   if (!pays(cfg.thresholds, r, s, why_not)) return why_not;
   const char* why_not_accelerated = nullptr;
+  std::optional<Decision> not_paying;  // a usable route whose cost model said no
   for (Backend b : {Backend::gpu, Backend::cpu}) {
     const Candidate& c = b == Backend::gpu ? gpu : cpu;
     if (!c.registered) continue;
     const char* why = c.forced_only ? c.forced_only : c.unusable();
-    if (!why) return make(b, "auto");
+    if (!why) {
+      char costly[sizeof Decision::reason];
+      if (!c.pays || c.pays(s, costly, sizeof costly)) return make(b, "auto");
+      if (!not_paying) not_paying = make(Backend::fallback, "%s route %s", backend_name(b), costly);
+      continue;
+    }
     if (!why_not_accelerated) why_not_accelerated = why;
   }
+  if (not_paying) return *not_paying;
   if (why_not_accelerated) return make(Backend::fallback, "%s", why_not_accelerated);
   return make(Backend::fallback, "no accelerated %s route in this build", name);
 }

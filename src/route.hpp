@@ -4,6 +4,8 @@
 // the two together with the configuration.
 #pragma once
 
+#include <cstddef>
+
 #include "config.hpp"
 #include "routine.hpp"
 
@@ -25,6 +27,10 @@ struct Candidate {
   // router would otherwise pick it, since the answer may start a device.
   const char* (*unusable)() = nullptr;
   const char* forced_only = nullptr;  // why auto routing does not pick it, or null
+  // The route's cost model, asked in auto routing once the route is usable:
+  // false (and why in `why`) when the call would be faster in the fallback.
+  // Null: every shape past the thresholds pays.
+  bool (*pays)(const Shape& s, char* why, std::size_t size) = nullptr;
 };
 
 // Decides the backend for one call. `quick` is set by the entry point when

@@ -9,6 +9,9 @@
 //   switchyard bench NAME [OPTIONS]
 //       runs a benchmark (switchyard-bench, installed beside this program
 //       in builds with CUDA).
+//   switchyard tune [--precision d|s] [--device N] [--budget MINUTES]
+//       tunes the gemm route's OpenCL kernel for a device (switchyard-tune,
+//       installed beside this program in builds with OpenCL).
 //   switchyard gen-fem NX NY NZ [...]
 //       the FEM Poisson test problem of the sparse CG (tools/gen_fem.cpp).
 #include <dlfcn.h>
@@ -29,14 +32,16 @@ int usage(FILE* out, int status) {
   std::fputs(
       "usage: switchyard run [--trace[=PATH]] [--report] [--] PROGRAM [ARGS...]\n"
       "       switchyard info\n"
-      "       switchyard bench tsqr|qr|cg [OPTIONS]\n"
+      "       switchyard bench tsqr|qr|cg|gemm [OPTIONS]\n"
+      "       switchyard tune [--precision d|s] [--device N] [--budget MINUTES]\n"
       "       switchyard gen-fem NX NY NZ [--mtx=PATH] [--solve] [...]\n"
       "\n"
       "run   runs PROGRAM with Switchyard preloaded in front of its BLAS/LAPACK\n"
       "      --trace[=PATH]  one line per call, on stderr or appended to PATH\n"
       "      --report        a table of calls, routes, time and GFLOP/s at exit\n"
       "info  version, fallback library, CUDA devices, OpenCL platforms, settings\n"
-      "bench benchmarks against their anchors (switchyard bench tsqr --help, bench qr --help, bench cg --help)\n"
+      "bench benchmarks against their anchors (switchyard bench NAME --help)\n"
+      "tune  finds the fastest gemm kernel for an OpenCL device; resumable\n"
       "gen-fem  the sparse CG's FEM Poisson problem: build, write, solve\n",
       out);
   return status;
@@ -88,12 +93,14 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-// The benchmarks link the anchors' CUDA libraries, which this program must not need: they are
-// a separate program in the same directory.
-int bench(char** argv) {
+// The benchmarks link the anchors' CUDA libraries, and the tuner the
+// library's OpenCL internals, which this program must not need: they are
+// separate programs in the same directory. `needs` says what a build lacks
+// when the program is not there.
+int sibling(char** argv, const char* name, const char* needs) {
   char self[4096];
   const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string program = "switchyard-bench";
+  std::string program = name;
   if (length > 0) {
     self[length] = 0;
     std::string dir(self);
@@ -101,8 +108,8 @@ int bench(char** argv) {
   }
   argv[0] = const_cast<char*>(program.c_str());
   execv(program.c_str(), argv);
-  std::fprintf(stderr, "switchyard: cannot run %s: %s (benchmarks need a build with CUDA)\n",
-               program.c_str(), std::strerror(errno));
+  std::fprintf(stderr, "switchyard: cannot run %s: %s (%s)\n", program.c_str(),
+               std::strerror(errno), needs);
   return 127;
 }
 
@@ -110,7 +117,10 @@ int main(int argc, char** argv) {
   if (argc < 2) return usage(stderr, 2);
   const std::string command = argv[1];
   if (command == "run") return run(argc - 2, argv + 2);
-  if (command == "bench") return bench(argv + 1);
+  if (command == "bench") {
+    return sibling(argv + 1, "switchyard-bench", "benchmarks need a build with CUDA");
+  }
+  if (command == "tune") return sibling(argv + 1, "switchyard-tune", "tuning needs a build with OpenCL");
   if (command == "info") {
     switchyard_print_info(stdout);
     return 0;

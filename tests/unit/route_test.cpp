@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <string>
 
 #include "route.hpp"
@@ -55,6 +57,23 @@ TEST(Route, ForcedOnlyRoutesAreLeftToTheFallbackUnlessForced) {
   EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, manual, usable).backend, Backend::gpu);
   c.route[int(Routine::dgeqrf)] = RouteChoice::cpu;
   EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, manual, absent).backend, Backend::cpu);
+}
+
+bool costs_more(const Shape&, char* why, std::size_t size) {
+  std::snprintf(why, size, "does not pay: modelled");
+  return false;
+}
+
+TEST(Route, ACostModelThatSaysNoSendsAutoCallsToTheNextRouteOrTheFallback) {
+  Config c = defaults();
+  const Candidate costly{true, ready, nullptr, costs_more};
+  Decision d = decide(c, Routine::dgemm, big_gemm, nullptr, absent, costly);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_STREQ(d.reason, "gpu route does not pay: modelled");
+  EXPECT_EQ(decide(c, Routine::dgemm, big_gemm, nullptr, usable, costly).backend, Backend::cpu);
+  // Forced, the cost model is not asked.
+  c.route[int(Routine::dgemm)] = RouteChoice::gpu;
+  EXPECT_EQ(decide(c, Routine::dgemm, big_gemm, nullptr, absent, costly).backend, Backend::gpu);
 }
 
 TEST(Route, DevicesAreProbedOnlyForCallsThatCouldUseThem) {

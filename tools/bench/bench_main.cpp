@@ -5,6 +5,7 @@
 
 #include "cg_bench.hpp"
 #include "qr_bench.hpp"
+#include "gemm_bench.hpp"
 #include "tsqr_bench.hpp"
 
 int main(int argc, char** argv) {
@@ -17,7 +18,10 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "cg") == 0) {
     return switchyard::bench::cg_main(argc - 2, argv + 2);
   }
+  if (argc >= 2 && std::strcmp(argv[1], "gemm") == 0) {
+    return switchyard::bench::gemm_main(argc - 2, argv + 2);
+  }
   std::fprintf(stderr,
-               "usage: switchyard bench tsqr|qr|cg [options]   (switchyard bench NAME --help)\n");
+               "usage: switchyard bench tsqr|qr|cg|gemm [options]   (switchyard bench NAME --help)\n");
   return 2;
 }

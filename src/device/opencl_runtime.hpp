@@ -1,0 +1,144 @@
+// The OpenCL device of this process: the ICD loader opened with dlopen (the
+// library links no libOpenCL), one device chosen, and its context, queue,
+// programs and buffers kept from the first call routed to it until exit.
+//
+// Nothing starts while the library loads: runtime() starts the device on
+// first use. Every failure is reported as a sentence (what failed and the
+// OpenCL error name) and leaves the caller's data alone, so that the call can
+// run in the fallback.
+#pragma once
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace switchyard::opencl {
+
+// The OpenCL entry points the library uses, resolved from libOpenCL.so.1.
+struct Api {
+  decltype(&::clGetPlatformIDs) GetPlatformIDs;
+  decltype(&::clGetPlatformInfo) GetPlatformInfo;
+  decltype(&::clGetDeviceIDs) GetDeviceIDs;
+  decltype(&::clGetDeviceInfo) GetDeviceInfo;
+  decltype(&::clCreateContext) CreateContext;
+  decltype(&::clCreateCommandQueue) CreateCommandQueue;
+  decltype(&::clCreateBuffer) CreateBuffer;
+  decltype(&::clReleaseMemObject) ReleaseMemObject;
+  decltype(&::clCreateProgramWithSource) CreateProgramWithSource;
+  decltype(&::clCreateProgramWithBinary) CreateProgramWithBinary;
+  decltype(&::clBuildProgram) BuildProgram;
+  decltype(&::clGetProgramBuildInfo) GetProgramBuildInfo;
+  decltype(&::clGetProgramInfo) GetProgramInfo;
+  decltype(&::clReleaseProgram) ReleaseProgram;
+  decltype(&::clCreateKernel) CreateKernel;
+  decltype(&::clReleaseKernel) ReleaseKernel;
+  decltype(&::clSetKernelArg) SetKernelArg;
+  decltype(&::clEnqueueNDRangeKernel) EnqueueNDRangeKernel;
+  decltype(&::clEnqueueWriteBufferRect) EnqueueWriteBufferRect;
+  decltype(&::clEnqueueReadBufferRect) EnqueueReadBufferRect;
+  decltype(&::clEnqueueWriteBuffer) EnqueueWriteBuffer;
+  decltype(&::clEnqueueReadBuffer) EnqueueReadBuffer;
+  decltype(&::clEnqueueFillBuffer) EnqueueFillBuffer;
+  decltype(&::clFinish) Finish;
+  decltype(&::clWaitForEvents) WaitForEvents;
+  decltype(&::clReleaseEvent) ReleaseEvent;
+  decltype(&::clGetEventProfilingInfo) GetEventProfilingInfo;
+};
+
+// The loaded entry points, or null with the reason in `why`.
+const Api* api(std::string& why);
+
+// "CL_OUT_OF_RESOURCES (-5)".
+std::string error_name(cl_int code);
+
+struct DeviceInfo {
+  int index = -1;           // position in the list of every device of every platform
+  std::string platform;     // platform name
+  std::string name;         // device name
+  std::string vendor;
+  int nv_compute_capability = 0;  // 90 for sm_90 on NVIDIA devices, else 0
+  std::string driver;       // driver version
+  bool is_gpu = false;
+  bool has_fp64 = false;
+  std::size_t max_work_group = 0;
+  std::size_t local_memory = 0;   // bytes
+  unsigned long long global_memory = 0;
+  unsigned long long max_allocation = 0;
+};
+
+// Every device of every platform, in the order SWITCHYARD_OPENCL_DEVICE
+// numbers them, or empty with the reason in `why`.
+std::vector<DeviceInfo> list_devices(std::string& why);
+
+// The index of the device `choice` names in `devices`: a number, a part of a
+// device or platform name ("NVIDIA", "pthread"), or "" for the first GPU and
+// else the first device. -1 when nothing matches.
+int choose_device(const std::vector<DeviceInfo>& devices, const std::string& choice);
+
+// A device buffer taken from the runtime's pool; released back on destruction.
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  Buffer(Buffer&& o) noexcept : mem_(o.mem_), bytes_(o.bytes_) { o.mem_ = nullptr; }
+  Buffer& operator=(Buffer&& o) noexcept;
+  ~Buffer();
+  cl_mem get() const { return mem_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  friend class Runtime;
+  Buffer(cl_mem mem, std::size_t bytes) : mem_(mem), bytes_(bytes) {}
+  cl_mem mem_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+class Runtime {
+ public:
+  const Api& cl() const { return *api_; }
+  const DeviceInfo& device() const { return info_; }
+  cl_device_id device_id() const { return device_; }
+  cl_context context() const { return context_; }
+  cl_command_queue queue() const { return queue_; }
+
+  // A buffer of at least `bytes`, reused from earlier calls when one fits;
+  // an empty Buffer with the reason in `error` when the device has no room.
+  Buffer acquire(std::size_t bytes, std::string& error);
+
+  // Builds `source` for this device, through the on-disk binary cache.
+  // Null with the compiler's log in `error` when it does not build.
+  cl_program build(const std::string& source, const std::string& options, std::string& error);
+
+  // Returns a pooled buffer (Buffer's destructor calls it).
+  void give_back(cl_mem mem, std::size_t bytes);
+
+ private:
+  friend Runtime* runtime(const char** why);
+  Runtime() = default;
+  bool start(std::string& why);
+
+  const Api* api_ = nullptr;
+  DeviceInfo info_;
+  cl_device_id device_ = nullptr;
+  cl_context context_ = nullptr;
+  cl_command_queue queue_ = nullptr;
+
+  struct Free {
+    cl_mem mem;
+    std::size_t bytes;
+  };
+  std::mutex pool_mutex_;
+  std::vector<Free> free_;
+  std::size_t free_bytes_ = 0;
+};
+
+// The process's OpenCL runtime, started on first use; null with the reason
+// (kept for the life of the process) in `*why` when no device can run.
+Runtime* runtime(const char** why);
+
+}  // namespace switchyard::opencl

@@ -1,0 +1,214 @@
+#include "gemm/device_gemm.hpp"
+
+#include <map>
+
+namespace switchyard::gemm {
+namespace {
+
+int round_up(int v, int to) { return (v + to - 1) / to * to; }
+
+std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to * to; }
+
+template <class V>
+cl_int set(const opencl::Api& cl, cl_kernel kernel, cl_uint index, const V& value) {
+  return cl.SetKernelArg(kernel, index, sizeof value, &value);
+}
+
+// Sets `kernel`'s arguments in order and enqueues it; an error names the kernel.
+template <class... Args>
+bool launch(opencl::Runtime& rt, Kernels& kernels, cl_kernel kernel, const char* name,
+            const std::size_t global[2], const std::size_t local[2], std::string& error,
+            const Args&... args) {
+  const opencl::Api& cl = rt.cl();
+  std::lock_guard<std::mutex> lock(kernels.launch);
+  cl_uint index = 0;
+  cl_int r = CL_SUCCESS;
+  ((r = r != CL_SUCCESS ? r : set(cl, kernel, index++, args)), ...);
+  if (r == CL_SUCCESS) {
+    r = cl.EnqueueNDRangeKernel(rt.queue(), kernel, 2, nullptr, global, local, 0, nullptr,
+                                nullptr);
+  }
+  if (r != CL_SUCCESS) {
+    error = std::string(name) + " failed: " + opencl::error_name(r);
+    return false;
+  }
+  return true;
+}
+
+// Packs op(X) of a call into `dst`: R x K for A (R = m), K x R for B (R = n).
+bool pack(opencl::Runtime& rt, Kernels& kernels, Operand which, bool transposed, int K, int R,
+          int Kp, int Rp, const DeviceMatrix& src, cl_mem dst, std::string& error) {
+  const std::size_t tile = kPackTile;
+  const std::size_t global[2] = {round_up(std::size_t(Rp), tile), round_up(std::size_t(Kp), tile)};
+  const std::size_t local[2] = {tile, tile};
+  const char* name = transposed ? kPackTransposed[int(which)] : kPackDirect[int(which)];
+  const cl_long offset = src.offset;
+  return launch(rt, kernels, kernels.pack[int(which)][transposed], name, global, local, error,
+                cl_int(K), cl_int(R), src.mem, offset, cl_int(src.ld), cl_int(Kp), cl_int(Rp),
+                dst);
+}
+
+}  // namespace
+
+Kernels* kernels_for(opencl::Runtime& rt, const KernelParams& p, std::string& error) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<Kernels>> built;
+  const std::string key =
+      std::string(p.precision == Precision::f64 ? "d " : "s ") + describe(p);
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = built.find(key);
+  if (found != built.end()) return found->second.get();
+
+  const DeviceLimits limits{rt.device().max_work_group, rt.device().local_memory,
+                            rt.device().nv_compute_capability};
+  const std::string why = invalid(p, limits);
+  if (!why.empty()) {
+    error = "kernel parameters " + describe(p) + ": " + why;
+    return nullptr;
+  }
+  cl_program program = rt.build(program_source(p), kBuildOptions, error);
+  if (!program) return nullptr;
+  auto k = std::make_unique<Kernels>();
+  k->params = p;
+  cl_int r = CL_SUCCESS;
+  for (int w = 0; w < 2 && r == CL_SUCCESS; ++w) {
+    k->pack[w][0] = rt.cl().CreateKernel(program, kPackDirect[w], &r);
+    if (r == CL_SUCCESS) k->pack[w][1] = rt.cl().CreateKernel(program, kPackTransposed[w], &r);
+  }
+  if (r == CL_SUCCESS) k->tn = rt.cl().CreateKernel(program, kTnKernel, &r);
+  if (r != CL_SUCCESS) {
+    error = "clCreateKernel failed: " + opencl::error_name(r);
+    return nullptr;
+  }
+  Kernels* kernels = k.get();
+  built.emplace(key, std::move(k));
+  return kernels;
+}
+
+Padded padded(const KernelParams& p, int m, int n, int k) {
+  return {round_up(m, p.ml), round_up(n, p.nl), round_up(k, p.kl)};
+}
+
+template <class T>
+bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
+                  int k, T alpha, const DeviceMatrix& a, const DeviceMatrix& b, T beta,
+                  const DeviceMatrix& c, std::vector<opencl::Buffer>& scratch,
+                  std::string& error) {
+  const KernelParams& p = kernels.params;
+  // alpha = 0 or k = 0: no product; the TN kernel runs no k step and writes
+  // beta C (or zeros), reading neither A nor B.
+  const bool product = alpha != T(0) && k > 0;
+  const Padded size = padded(p, m, n, product ? k : 0);
+  cl_mem ap = c.mem, bp = c.mem;  // never read when there is no product
+  if (product) {
+    opencl::Buffer a_packed = rt.acquire(sizeof(T) * std::size_t(size.kp) * size.mp, error);
+    if (!a_packed.get()) return false;
+    opencl::Buffer b_packed = rt.acquire(sizeof(T) * std::size_t(size.kp) * size.np, error);
+    if (!b_packed.get()) return false;
+    ap = a_packed.get();
+    bp = b_packed.get();
+    scratch.push_back(std::move(a_packed));
+    scratch.push_back(std::move(b_packed));
+    // op(A)(i, k) = A[i + k lda] (N: i contiguous) or A[k + i lda] (T);
+    // op(B)(k, j) = B[k + j ldb] (N: k contiguous) or B[j + k ldb] (T).
+    if (!pack(rt, kernels, Operand::a, transa != 'N', k, m, size.kp, size.mp, a, ap, error) ||
+        !pack(rt, kernels, Operand::b, transb == 'N', k, n, size.kp, size.np, b, bp, error)) {
+      return false;
+    }
+  }
+  return enqueue_tn<T>(rt, kernels, size, ap, bp, m, n, alpha, beta, c, error);
+}
+
+template <class T>
+bool enqueue_tn(opencl::Runtime& rt, Kernels& kernels, const Padded& size, cl_mem ap, cl_mem bp,
+                int m, int n, T alpha, T beta, const DeviceMatrix& c, std::string& error) {
+  const KernelParams& p = kernels.params;
+  const std::size_t global[2] = {std::size_t(size.mp / p.ml * p.threads_m()),
+                                 std::size_t(size.np / p.nl * p.threads_n())};
+  const std::size_t local[2] = {std::size_t(p.threads_m()), std::size_t(p.threads_n())};
+  return launch(rt, kernels, kernels.tn, kTnKernel, global, local, error, cl_int(size.kp),
+                cl_int(size.mp), cl_int(size.np), ap, bp, cl_int(m), cl_int(n), alpha, beta, c.mem,
+                cl_long(c.offset), cl_int(c.ld));
+}
+
+template <class T>
+bool gemm_host(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
+               int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc,
+               std::string& error) {
+  const opencl::Api& cl = rt.cl();
+  const bool product = alpha != T(0) && k > 0;
+  std::vector<opencl::Buffer> buffers;
+  // A host matrix of rows x cols (leading dimension ld) to or from a dense
+  // device buffer; rows are columns of the BLAS matrix, so one rectangle.
+  auto rect = [&](bool write, cl_mem mem, const T* host, int rows, int cols, int ld) {
+    const std::size_t origin[3] = {0, 0, 0};
+    const std::size_t region[3] = {sizeof(T) * rows, std::size_t(cols), 1};
+    const std::size_t device_pitch = sizeof(T) * rows, host_pitch = sizeof(T) * ld;
+    const cl_int r =
+        write ? cl.EnqueueWriteBufferRect(rt.queue(), mem, CL_FALSE, origin, origin, region,
+                                          device_pitch, 0, host_pitch, 0, host, 0, nullptr,
+                                          nullptr)
+              : cl.EnqueueReadBufferRect(rt.queue(), mem, CL_TRUE, origin, origin, region,
+                                         device_pitch, 0, host_pitch, 0, const_cast<T*>(host), 0,
+                                         nullptr, nullptr);
+    if (r != CL_SUCCESS) {
+      error = std::string(write ? "upload" : "download") + " failed: " + opencl::error_name(r);
+    }
+    return r == CL_SUCCESS;
+  };
+  auto upload = [&](const T* host, int rows, int cols, int ld, DeviceMatrix& out) {
+    opencl::Buffer buffer = rt.acquire(sizeof(T) * std::size_t(rows) * cols, error);
+    if (!buffer.get()) return false;
+    out = {buffer.get(), 0, rows};
+    buffers.push_back(std::move(buffer));
+    return rect(true, out.mem, host, rows, cols, ld);
+  };
+
+  DeviceMatrix da, db, dc;
+  if (product) {
+    const bool na = transa == 'N', nb = transb == 'N';
+    if (!upload(a, na ? m : k, na ? k : m, lda, da) || !upload(b, nb ? k : n, nb ? n : k, ldb, db)) {
+      cl.Finish(rt.queue());
+      return false;
+    }
+  }
+  opencl::Buffer c_buffer = rt.acquire(sizeof(T) * std::size_t(m) * n, error);
+  if (!c_buffer.get()) {
+    cl.Finish(rt.queue());
+    return false;
+  }
+  dc = {c_buffer.get(), 0, m};
+  // beta = 0: C is written, never read, so it is not uploaded.
+  bool ok = (beta == T(0) || rect(true, dc.mem, c, m, n, ldc)) &&
+            enqueue_gemm<T>(rt, kernels, transa, transb, m, n, k, alpha, da, db, beta, dc,
+                            buffers, error);
+  const cl_int finished = cl.Finish(rt.queue());
+  if (ok && finished != CL_SUCCESS) {
+    error = "the device failed: " + opencl::error_name(finished);
+    ok = false;
+  }
+  // C is written only after every kernel ran, so a failure before here
+  // leaves it as the caller gave it.
+  return ok && rect(false, dc.mem, c, m, n, ldc);
+}
+
+template bool enqueue_gemm<double>(opencl::Runtime&, Kernels&, char, char, int, int, int, double,
+                                   const DeviceMatrix&, const DeviceMatrix&, double,
+                                   const DeviceMatrix&, std::vector<opencl::Buffer>&,
+                                   std::string&);
+template bool enqueue_gemm<float>(opencl::Runtime&, Kernels&, char, char, int, int, int, float,
+                                  const DeviceMatrix&, const DeviceMatrix&, float,
+                                  const DeviceMatrix&, std::vector<opencl::Buffer>&,
+                                  std::string&);
+template bool enqueue_tn<double>(opencl::Runtime&, Kernels&, const Padded&, cl_mem, cl_mem, int,
+                                 int, double, double, const DeviceMatrix&, std::string&);
+template bool enqueue_tn<float>(opencl::Runtime&, Kernels&, const Padded&, cl_mem, cl_mem, int,
+                                int, float, float, const DeviceMatrix&, std::string&);
+template bool gemm_host<double>(opencl::Runtime&, Kernels&, char, char, int, int, int, double,
+                                const double*, int, const double*, int, double, double*, int,
+                                std::string&);
+template bool gemm_host<float>(opencl::Runtime&, Kernels&, char, char, int, int, int, float,
+                               const float*, int, const float*, int, float, float*, int,
+                               std::string&);
+
+}  // namespace switchyard::gemm

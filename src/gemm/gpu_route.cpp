@@ -1,0 +1,117 @@
+// The gpu route of sgemm/dgemm: the copy kernels and the generated TN kernel
+// on the OpenCL device (device_gemm.hpp), with the kernel parameters of the
+// device's tuning entry. Taken automatically when the cost model
+// (cost_model.hpp) says the flops pay for the transfers, and never on an
+// OpenCL CPU device (PoCL), where it runs only when forced.
+#include <climits>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "calls.hpp"
+#include "config.hpp"
+#include "device/opencl_runtime.hpp"
+#include "dispatch.hpp"
+#include "gemm/cost_model.hpp"
+#include "gemm/device_gemm.hpp"
+#include "gemm/tuning_db.hpp"
+#include "info_hooks.hpp"
+
+namespace switchyard {
+namespace {
+
+template <class T>
+constexpr gemm::Precision precision = sizeof(T) == 8 ? gemm::Precision::f64 : gemm::Precision::f32;
+
+template <class T>
+const gemm::Selection& selection(const opencl::Runtime& rt) {
+  static const gemm::Selection chosen = gemm::select(rt.device(), precision<T>);
+  return chosen;
+}
+
+template <class T>
+const char* unusable() {
+  const char* why = nullptr;
+  const opencl::Runtime* rt = opencl::runtime(&why);
+  if (!rt) return why;
+  if (sizeof(T) == 8 && !rt->device().has_fp64) return "the OpenCL device has no fp64";
+  return nullptr;
+}
+
+template <class T>
+const char* declines(const GemmCall<T>& g) {
+  const char* why = nullptr;
+  const opencl::Runtime* rt = opencl::runtime(&why);
+  const gemm::Padded p = gemm::padded(selection<T>(*rt).entry.params, g.m, g.n, g.k);
+  const double largest = double(sizeof(T)) * double(p.kp) * double(p.mp > p.np ? p.mp : p.np);
+  if (double(p.kp) * double(p.mp > p.np ? p.mp : p.np) > double(INT_MAX) ||
+      double(g.m) * double(g.n) > double(INT_MAX) ||
+      largest > double(rt->device().max_allocation)) {
+    return "an operand is larger than one OpenCL buffer may be";
+  }
+  return nullptr;
+}
+
+template <class T>
+bool run(const GemmCall<T>& g) {
+  const char* why = nullptr;
+  opencl::Runtime* rt = opencl::runtime(&why);
+  std::string error;
+  gemm::Kernels* kernels = gemm::kernels_for(*rt, selection<T>(*rt).entry.params, error);
+  if (kernels && gemm::gemm_host<T>(*rt, *kernels, g.transa, g.transb, g.m, g.n, g.k, g.alpha,
+                                    g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, error)) {
+    return true;
+  }
+  std::fprintf(stderr, "switchyard: %cgemm on the OpenCL device failed (%s); running it in the "
+               "fallback\n", sizeof(T) == 8 ? 'd' : 's', error.c_str());
+  return false;
+}
+
+template <class T>
+bool pays(const Shape& s, char* why, std::size_t size) {
+  const char* unused = nullptr;
+  const opencl::Runtime* rt = opencl::runtime(&unused);
+  if (!rt->device().is_gpu) {
+    std::snprintf(why, size, "only when forced: the OpenCL device is not a GPU");
+    return false;
+  }
+  const gemm::CostModel model =
+      gemm::cost_model(rt->device().name.c_str(), selection<T>(*rt).entry.gflops);
+  return gemm::device_pays(model, config().thresholds.gemm_host_gflops, sizeof(T), s, why, size);
+}
+
+template <class T>
+const Implementation<GemmCall<T>> opencl_gemm{unusable<T>, declines<T>, run<T>, nullptr, pays<T>};
+
+// For switchyard info: the device the route would take and its tuning
+// entries, found without starting the device.
+void print_info(FILE* out) {
+  std::string why;
+  const std::vector<opencl::DeviceInfo> devices = opencl::list_devices(why);
+  const int chosen = opencl::choose_device(devices, config().opencl_device);
+  if (chosen < 0) {
+    std::fprintf(out, "gemm route      no OpenCL device%s%s\n", why.empty() ? "" : ": ",
+                 why.empty() ? "named by SWITCHYARD_OPENCL_DEVICE" : why.c_str());
+    return;
+  }
+  const opencl::DeviceInfo& d = devices[chosen];
+  std::fprintf(out, "gemm route      OpenCL device %d, %s (%s, driver %s)%s\n", chosen,
+               d.name.c_str(), d.is_gpu ? "GPU" : "not a GPU: forced only", d.driver.c_str(),
+               config().opencl_device.empty() ? "" : " by SWITCHYARD_OPENCL_DEVICE");
+  for (gemm::Precision p : {gemm::Precision::f64, gemm::Precision::f32}) {
+    const gemm::Selection s = gemm::select(d, p);
+    std::fprintf(out, "gemm kernel %c   %s: %s\n", p == gemm::Precision::f64 ? 'd' : 's',
+                 s.source.c_str(), gemm::describe(s.entry.params).c_str());
+  }
+}
+
+// Plugging the route in: the router sees it from the first call on.
+[[maybe_unused]] const bool registered = [] {
+  Implementations<GemmCall<float>>::gpu = &opencl_gemm<float>;
+  Implementations<GemmCall<double>>::gpu = &opencl_gemm<double>;
+  print_gemm_info = print_info;
+  return true;
+}();
+
+}  // namespace
+}  // namespace switchyard

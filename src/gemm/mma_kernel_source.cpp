@@ -1,0 +1,211 @@
+#include "gemm/mma_kernel_source.hpp"
+
+#include <string>
+
+#include "gemm/kernel_source_parts.hpp"
+
+namespace switchyard::gemm {
+namespace {
+
+std::string str(int v) { return std::to_string(v); }
+
+// Per shape: registers per thread for A, B and C fragments, and the PTX instruction.
+struct ShapeInfo {
+  int m, k, a_regs, b_regs, c_regs;
+  const char* ptx;
+};
+
+ShapeInfo info(MmaShape s) {
+  switch (s) {
+    case MmaShape::m8n8k4:
+      return {8, 4, 1, 1, 2, "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"};
+    case MmaShape::m16n8k4:
+      return {16, 4, 2, 1, 4, "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64"};
+    case MmaShape::m16n8k8:
+      return {16, 8, 4, 2, 4, "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64"};
+    case MmaShape::m16n8k16:
+      return {16, 16, 8, 4, 4, "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64"};
+  }
+  return {};
+}
+
+// Fragment maps of the PTX ISA for f64 mma, with g = lane / 4 and t = lane % 4:
+//   A register r holds (row g + 8 (r % 2), col t + 4 (r / 2)); for m8n8k4, (g, t).
+//   B register r holds (row t + 4 r, col g).
+//   C register r holds (row g + 8 (r / 2), col 2 t + r % 2).
+// Offsets below are relative to the thread's (g, t) origin.
+int a_row(const ShapeInfo& s, int r) { return s.m == 16 ? 8 * (r % 2) : 0; }
+int a_k(const ShapeInfo& s, int r) { return s.m == 16 ? 4 * (r / 2) : 0; }
+int b_k(int r) { return 4 * r; }
+int c_row(int r) { return 8 * (r / 2); }
+int c_col(int r) { return r % 2; }
+
+constexpr int kLocalPad = 4;  // doubles added to each local row: see the header
+
+SlabCopy slab(const MmaKernelParams& p, char name) {
+  const int cols = name == 'a' ? p.bm : p.bn;
+  return {name, "double", 8, p.bk, cols, cols + kLocalPad, threads(p), p.async_copy};
+}
+
+std::string acc(int i, int j, int r) {
+  return "c" + str(i) + "_" + str(j) + "_" + str(r);
+}
+
+// One bk-deep step on the local stage at element offsets `a_stage`, `b_stage`: for each mma
+// depth slice, load every fragment of the warp tile, then issue every mma.
+std::string compute_stage(const MmaKernelParams& p, const std::string& a_stage,
+                          const std::string& b_stage) {
+  const ShapeInfo s = info(p.shape);
+  const int lda = p.bm + kLocalPad, ldb = p.bn + kLocalPad;
+  const int tiles_i = p.wm / s.m, tiles_j = p.wn / 8;
+  std::string o;
+  o += "    {\n";
+  o += "      __local const double* ap = a_local + (" + a_stage + ") + a_frag0;\n";
+  o += "      __local const double* bp = b_local + (" + b_stage + ") + b_frag0;\n";
+  for (int kk = 0; kk < p.bk; kk += s.k) {
+    o += "      {\n";
+    for (int i = 0; i < tiles_i; ++i)
+      for (int r = 0; r < s.a_regs; ++r)
+        o += "        const double a" + str(i) + "_" + str(r) + " = ap[" +
+             str((kk + a_k(s, r)) * lda + i * s.m + a_row(s, r)) + "];\n";
+    for (int j = 0; j < tiles_j; ++j)
+      for (int r = 0; r < s.b_regs; ++r)
+        o += "        const double b" + str(j) + "_" + str(r) + " = bp[" +
+             str((kk + b_k(r)) * ldb + j * 8) + "];\n";
+    for (int i = 0; i < tiles_i; ++i)
+      for (int j = 0; j < tiles_j; ++j) {
+        std::string regs, outs, ins;
+        int n = 0;
+        auto list = [&](int count) {
+          std::string l = "{";
+          for (int r = 0; r < count; ++r) l += (r ? "," : "") + std::string("%") + str(n++);
+          return l + "}";
+        };
+        const std::string c_list = list(s.c_regs);
+        const std::string a_list = list(s.a_regs);
+        const std::string b_list = list(s.b_regs);
+        for (int r = 0; r < s.c_regs; ++r) outs += (r ? ", " : "") + ("\"+d\"(" + acc(i, j, r) + ")");
+        for (int r = 0; r < s.a_regs; ++r)
+          ins += (r ? ", " : "") + ("\"d\"(a" + str(i) + "_" + str(r) + ")");
+        for (int r = 0; r < s.b_regs; ++r) ins += ", \"d\"(b" + str(j) + "_" + str(r) + ")";
+        o += "        __asm__(\"" + std::string(s.ptx) + " " + c_list + ", " + a_list + ", " +
+             b_list + ", " + c_list + ";\"\n            : " + outs + "\n            : " + ins +
+             ");\n";
+      }
+    o += "      }\n";
+  }
+  o += "    }\n";
+  return o;
+}
+
+// Writes alpha * acc (+ beta * C) for the entries inside m x n; `with_beta` false never reads C.
+std::string epilogue(const MmaKernelParams& p, bool with_beta) {
+  const ShapeInfo s = info(p.shape);
+  const int tiles_i = p.wm / s.m, tiles_j = p.wn / 8;
+  std::string o;
+  for (int j = 0; j < tiles_j; ++j)
+    for (int u = 0; u < 2; ++u) {
+      const std::string col = "c_col0 + " + str(j * 8 + u);
+      o += "    if (" + col + " < n) {\n";
+      o += "      __global double* cc = cb + (size_t)(" + col + ") * ldc;\n";
+      for (int i = 0; i < tiles_i; ++i)
+        for (int r = 0; r < s.c_regs; ++r) {
+          if (c_col(r) != u) continue;
+          const std::string row = "c_row0 + " + str(i * s.m + c_row(r));
+          const std::string v = "alpha * " + acc(i, j, r);
+          o += "      if (" + row + " < m) cc[" + row + "] = " +
+               (with_beta ? v + " + beta * cc[" + row + "]" : v) + ";\n";
+        }
+      o += "    }\n";
+    }
+  return o;
+}
+
+}  // namespace
+
+int mma_m(MmaShape s) { return info(s).m; }
+int mma_k(MmaShape s) { return info(s).k; }
+int min_compute_capability(MmaShape s) { return s == MmaShape::m8n8k4 ? 80 : 90; }
+
+int threads(const MmaKernelParams& p) {
+  if (p.wm <= 0 || p.wn <= 0) return 0;
+  return (p.bm / p.wm) * (p.bn / p.wn) * 32;
+}
+
+std::size_t local_memory_bytes(const MmaKernelParams& p) {
+  return std::size_t(p.stages) * p.bk * (p.bm + p.bn + 2 * kLocalPad) * sizeof(double);
+}
+
+std::string check(const MmaKernelParams& p) {
+  const ShapeInfo s = info(p.shape);
+  if (p.bm <= 0 || p.bn <= 0 || p.bk <= 0 || p.wm <= 0 || p.wn <= 0) return "non-positive tile";
+  if (p.wm % s.m != 0 || p.wn % 8 != 0) return "warp tile not a multiple of the mma shape";
+  if (p.bm % p.wm != 0 || p.bn % p.wn != 0) return "block tile not a multiple of the warp tile";
+  if (p.bk % s.k != 0) return "bk not a multiple of the mma depth";
+  if (p.bm % 16 != 0 || p.bn % 16 != 0)
+    return "bm and bn must be multiples of 16 (the local padding assumes 128-byte rows)";
+  const int t = threads(p);
+  if (t > 1024) return "more than 1024 threads";
+  if (p.async_copy ? p.stages < 2 : (p.stages < 1 || p.stages > 2))
+    return "stages must be >= 2 with cp.async, 1 or 2 with register staging";
+  if (p.group_m < 1) return "group_m < 1";
+  for (char n : {'a', 'b'}) {
+    const std::string e = check(slab(p, n));
+    if (!e.empty()) return std::string(1, n) + ": " + e;
+  }
+  return {};
+}
+
+std::string name(const MmaKernelParams& p) {
+  const ShapeInfo s = info(p.shape);
+  return "m" + str(s.m) + "k" + str(s.k) + "_" + str(p.bm) + "x" + str(p.bn) + "x" + str(p.bk) +
+         "_w" + str(p.wm) + "x" + str(p.wn) + (p.async_copy ? "_s" : "_r") + str(p.stages) +
+         "_g" + str(p.group_m);
+}
+
+std::string mma_kernel_source(const MmaKernelParams& p) {
+  const ShapeInfo s = info(p.shape);
+  const SlabCopy sa = slab(p, 'a'), sb = slab(p, 'b');
+  const int lda = p.bm + kLocalPad, ldb = p.bn + kLocalPad;
+  const int stage_a = p.bk * lda, stage_b = p.bk * ldb;
+  const int tiles_i = p.wm / s.m, tiles_j = p.wn / 8;
+
+  std::string o;
+  o += "// TN kernel " + name(p) + ": C <- alpha A'^T B' + beta C on the FP64 tensor cores.\n";
+  o += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  if (p.async_copy) o += cp_async_macros(p.stages);
+  o += tn_head("double", threads(p));
+  o += "  __local double a_local[" + str(p.stages * stage_a) + "] __attribute__((aligned(16)));\n";
+  o += "  __local double b_local[" + str(p.stages * stage_b) + "] __attribute__((aligned(16)));\n";
+  o += "  const int warp = tid >> 5, lane = tid & 31;\n";
+  o += "  const int g = lane >> 2, t = lane & 3;\n";
+  o += "  const int warp_m = warp % " + str(p.bm / p.wm) + ", warp_n = warp / " +
+       str(p.bm / p.wm) + ";\n";
+  o += tile_order(p.bm, p.bn, p.group_m);
+  o += "  const int m0 = tile_m * " + str(p.bm) + ", n0 = tile_n * " + str(p.bn) + ";\n";
+  o += slab_setup(sa, "m0");
+  o += slab_setup(sb, "n0");
+  // Thread (g, t) of a warp reads A' at k-row t, column g of each 16 x k fragment, B' likewise.
+  o += "  const int a_frag0 = t * " + str(lda) + " + warp_m * " + str(p.wm) + " + g;\n";
+  o += "  const int b_frag0 = t * " + str(ldb) + " + warp_n * " + str(p.wn) + " + g;\n";
+  for (int i = 0; i < tiles_i; ++i)
+    for (int j = 0; j < tiles_j; ++j) {
+      o += "  double";
+      for (int r = 0; r < s.c_regs; ++r) o += std::string(r ? ", " : " ") + acc(i, j, r) + " = 0.0";
+      o += ";\n";
+    }
+  o += "  const int kt_count = k_pad / " + str(p.bk) + ";\n";
+
+  o += main_loop(sa, sb, p.stages, [&](const std::string& a_off, const std::string& b_off) {
+    return compute_stage(p, a_off, b_off);
+  });
+  o += "  __global double* cb = c + c_offset;\n";
+  o += "  const int c_row0 = m0 + warp_m * " + str(p.wm) + " + g;\n";
+  o += "  const int c_col0 = n0 + warp_n * " + str(p.wn) + " + 2 * t;\n";
+  o += "  if (beta == 0.0) {\n" + epilogue(p, false) + "  } else {\n" + epilogue(p, true) +
+       "  }\n";
+  o += "}\n";
+  return o;
+}
+
+}  // namespace switchyard::gemm

@@ -1,0 +1,69 @@
+#pragma once
+
+// OpenCL C source of the NVIDIA tensor-core TN DGEMM kernel: C <- alpha A'^T B' + beta C, where
+// the matrix product runs on the FP64 tensor cores through inline-PTX mma.sync. NVIDIA's OpenCL
+// compiler passes inline PTX through, so this kernel is built like any other OpenCL program, but
+// only on NVIDIA devices of compute capability 8.0 or more (9.0 for the m16n8 shapes).
+//
+// Packed layout read by the kernel: the route's ROW layout (kernel_source.hpp), made by its
+// copy kernels:
+//   A' = op(A)^T, Kp x Mp, row-major: element (k, i) is Ap[k * Mp + i] (op(A) column-major),
+//   B' = op(B),   Kp x Np, row-major: element (k, j) is Bp[k * Np + j] (op(B)^T column-major),
+// Mp, Np multiples of bm, bn and Kp of bk; rows k >= K must be zero in both A' and B' (0 * NaN
+// is NaN); columns beyond m, n may hold anything (they reach only C entries the kernel does not
+// write). The buffers must be 16-byte aligned: tiles move as 16-byte pieces.
+//
+// Why this layout: each k-row of a tile is bm contiguous doubles, so a tile arrives in
+// full 128-byte lines, 16 bytes per thread (cp.async straight into local memory, or a
+// double2 load and store). In local memory each tile row is padded by 4 doubles, so a row holds
+// 128 k + 32 bytes: the fragment loads (thread (g, t) of a warp reads rows k + t at columns i + g)
+// then hit 4 distinct 32-byte bank groups per half-warp and are conflict-free.
+//
+// C is column-major with leading dimension ldc, starting c_offset elements into its buffer; only
+// the true m x n entries are written, and with beta == 0 C is never read.
+//
+// The kernel is the route's TN kernel (kernel_source.hpp: kTnKernel and its arguments, with
+// lda = Mp and ldb = Np), launched as (Mp / bm * threads(), Np / bn) work-items in work-groups of
+// (threads(), 1): one work-group per bm x bn tile of C.
+
+#include <cstddef>
+#include <string>
+
+#include "gemm/kernel_source.hpp"
+
+namespace switchyard::gemm {
+
+// MmaShape (kernel_source.hpp): the mma.sync shapes with f64 operands. m8n8k4 is all that sm_80
+// has; on sm_90 it runs at the plain FP64 rate and the m16n8 shapes at twice that (measured
+// register-only on the H200: 32.6, 64.4 (k4) and 65.9 (k16) TFLOP/s).
+
+// The defaults are the fastest set measured on the H200 (tools/bench/mma_probe.cpp).
+struct MmaKernelParams {
+  MmaShape shape = MmaShape::m16n8k16;
+  int bm = 128, bn = 64, bk = 16;  // work-group tile of C, and k per local-memory stage
+  int wm = 64, wn = 32;            // warp tile; the work-group has (bm/wm) x (bn/wn) warps
+  // Local-memory buffers. With async_copy, tiles go global -> local through cp.async, stages - 1
+  // tiles ahead of the one being multiplied. Without it, each thread holds the next tile in
+  // registers while the current one is multiplied: stages 2 double-buffers local memory,
+  // stages 1 uses one buffer (half the local memory) and a second barrier per tile.
+  int stages = 1;
+  bool async_copy = false;
+  // Tiles of C are visited in column strips group_m tiles tall, so that work-groups running at
+  // the same time share panels of A' and B' in L2 (1: plain column order).
+  int group_m = 8;
+};
+
+int mma_m(MmaShape s);  // rows of the mma (8 or 16)
+int mma_k(MmaShape s);  // its depth (4, 8 or 16)
+int min_compute_capability(MmaShape s);  // 80 or 90 (times ten, as 8.0 -> 80)
+
+// Empty when the parameters make a valid kernel, else why not.
+std::string check(const MmaKernelParams& p);
+int threads(const MmaKernelParams& p);
+std::size_t local_memory_bytes(const MmaKernelParams& p);
+// A short name that identifies the parameters, for tables and the source's first line.
+std::string name(const MmaKernelParams& p);
+// The OpenCL C of the TN kernel; check(p) must be empty.
+std::string mma_kernel_source(const MmaKernelParams& p);
+
+}  // namespace switchyard::gemm

@@ -1,0 +1,34 @@
+// The tuning entries shipped with the library, in the database's own text
+// format (tuning_db.hpp). Each came from `switchyard tune` on the device it
+// names; README "GEMM" gives the runs.
+#include "gemm/tuning_db.hpp"
+
+namespace switchyard::gemm {
+namespace {
+
+constexpr const char* kShipped[] = {
+    // NVIDIA H200, NVIDIA OpenCL (driver 580): the fastest NVIDIA-family sets of mma_probe
+    // (n = 8192, against cuBLAS 52.7 and 53.1 TFLOP/s in the same run); the simt family's
+    // best from switchyard tune reached 16.5 and 28.4.
+    "d | H200 | family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=1 copy=reg group=8 | 50800",
+    "s | H200 | family=ffma ml=128 nl=64 kl=16 ms=8 ns=8 lanes=4 stages=3 copy=async group=8 | 51400",
+    // PoCL on x86 (the CI machine's CPU device).
+    "d | pthread | ml=32 nl=16 kl=16 ms=8 ns=4 ks=2 vw=4 local=- layout=CBL,CBL | 20",
+    "s | pthread | ml=32 nl=16 kl=16 ms=8 ns=4 ks=2 vw=4 local=- layout=CBL,CBL | 40",
+};
+
+}  // namespace
+
+const std::vector<TuningEntry>& shipped_entries() {
+  static const std::vector<TuningEntry> entries = [] {
+    std::vector<TuningEntry> v;
+    for (const char* line : kShipped) {
+      TuningEntry e;
+      if (parse_entry(line, e)) v.push_back(e);
+    }
+    return v;
+  }();
+  return entries;
+}
+
+}  // namespace switchyard::gemm

@@ -1,0 +1,337 @@
+// The gemm route's OpenCL pieces against reference BLAS: the generated
+// copy and TN kernels on the OpenCL device (PoCL in CI) for every transpose
+// pair, sizes that are multiples of no tile, k = 0, alpha = 0, lda > rows,
+// NaN in C with beta = 0, and the rows below m in C left alone; and the
+// generator, database and cost model on their own.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "device/opencl_runtime.hpp"
+#include "device/program_cache.hpp"
+#include "gemm/cost_model.hpp"
+#include "gemm/device_gemm.hpp"
+#include "gemm/kernel_source.hpp"
+#include "gemm/nv_families.hpp"
+#include "gemm/tuning_db.hpp"
+#include "reference_blas.hpp"
+
+namespace switchyard {
+namespace {
+
+using gemm::KernelParams;
+using gemm::Layout;
+using gemm::Precision;
+
+KernelParams params(const char* text, Precision precision) {
+  KernelParams p;
+  EXPECT_TRUE(gemm::parse(text, precision, p)) << text;
+  return p;
+}
+
+// Parameter sets that between them use every layout, local memory for A, B
+// and both, and vector widths 1, 2 and 4.
+const char* const kVariants[] = {
+    "ml=32 nl=16 kl=16 ms=8 ns=4 ks=2 vw=4 local=- layout=CBL,CBL",
+    "ml=16 nl=32 kl=8 ms=2 ns=4 ks=4 vw=2 local=AB layout=ROW,RBL",
+    "ml=16 nl=16 kl=4 ms=4 ns=2 ks=1 vw=1 local=A layout=RBL,ROW",
+    "ml=8 nl=16 kl=8 ms=2 ns=4 ks=2 vw=2 local=B layout=CBL,ROW",
+};
+
+TEST(GemmKernelSource, DescribeAndParseAreInverse) {
+  for (const char* text : kVariants) {
+    EXPECT_EQ(gemm::describe(params(text, Precision::f64)), text);
+  }
+  KernelParams p;
+  EXPECT_FALSE(gemm::parse("ml=32 nl=16", Precision::f64, p));
+  EXPECT_FALSE(gemm::parse("ml=32 nl=16 kl=16 ms=8 ns=4 ks=2 vw=4 local=C layout=CBL,CBL",
+                           Precision::f64, p));
+  EXPECT_FALSE(gemm::parse("ml=32 nl=16 kl=16 ms=8 ns=4 ks=2 vw=4 local=- layout=CBL,XYZ",
+                           Precision::f64, p));
+}
+
+// The NVIDIA families (nv_families.hpp). ffma with register-staged copies is
+// portable OpenCL C, so it runs on PoCL too; the others need an NVIDIA GPU.
+const char* const kFfmaPortable[] = {
+    "family=ffma ml=64 nl=64 kl=16 ms=4 ns=4 lanes=4 stages=2 copy=reg group=8",
+    "family=ffma ml=32 nl=64 kl=16 ms=4 ns=8 lanes=8 stages=1 copy=reg group=2",
+};
+const char* const kMma[] = {
+    "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=1 copy=reg group=8",
+    "family=mma shape=m16n8k8 ml=64 nl=64 kl=8 ms=32 ns=32 stages=3 copy=async group=1",
+    "family=mma shape=m8n8k4 ml=64 nl=64 kl=8 ms=32 ns=32 stages=2 copy=reg group=8",
+};
+const char* const kFfmaAsync = "family=ffma ml=128 nl=128 kl=16 ms=8 ns=8 lanes=4 stages=2 copy=async group=8";
+
+TEST(GemmKernelSource, NvidiaFamiliesDescribeParseAndLimits) {
+  for (const char* text : kMma) EXPECT_EQ(gemm::describe(params(text, Precision::f64)), text);
+  for (const char* text : kFfmaPortable) EXPECT_EQ(gemm::describe(params(text, Precision::f32)), text);
+  KernelParams p;
+  EXPECT_FALSE(gemm::parse("family=mma shape=m16n8k2 ml=128 nl=64 kl=16 ms=64 ns=32 stages=1 copy=reg group=8",
+                           Precision::f64, p));
+  EXPECT_FALSE(gemm::parse("family=ffma ml=64 nl=64 kl=16 ms=4 ns=4 stages=2 copy=reg group=8",
+                           Precision::f32, p));
+  const gemm::DeviceLimits pocl{4096, 1 << 20, 0}, h200{1024, 49152, 90}, a100{1024, 49152, 80};
+  EXPECT_EQ(gemm::invalid(params(kMma[0], Precision::f64), pocl),
+            "needs an NVIDIA device of compute capability 9.0");
+  EXPECT_EQ(gemm::invalid(params(kMma[0], Precision::f64), a100),
+            "needs an NVIDIA device of compute capability 9.0");
+  EXPECT_EQ(gemm::invalid(params(kMma[2], Precision::f64), a100), "");
+  EXPECT_EQ(gemm::invalid(params(kMma[0], Precision::f64), h200), "");
+  EXPECT_EQ(gemm::invalid(params(kMma[0], Precision::f32), h200), "mma is a DGEMM family");
+  EXPECT_EQ(gemm::invalid(params(kFfmaAsync, Precision::f32), pocl),
+            "needs an NVIDIA device of compute capability 8.0");
+  EXPECT_EQ(gemm::invalid(params(kFfmaPortable[0], Precision::f32), pocl), "");
+  // 3 stages of 128 x 64 x 16 doubles exceed NVIDIA's 48 KiB of local memory.
+  p = params(kMma[0], Precision::f64);
+  p.stages = 3, p.async_copy = true;
+  EXPECT_EQ(gemm::invalid(p, h200), "tiles larger than the device's local memory");
+  EXPECT_FALSE(gemm::nv_search_space(Precision::f64, h200).empty());
+  for (const KernelParams& c : gemm::nv_search_space(Precision::f32, h200))
+    EXPECT_EQ(gemm::invalid(c, h200), "") << gemm::describe(c);
+}
+
+TEST(GemmTuningDatabase, NvidiaDevicesDefaultToTheirFamilies) {
+  opencl::DeviceInfo h200;
+  h200.name = "Some NVIDIA GPU";
+  h200.is_gpu = true;
+  h200.nv_compute_capability = 90;
+  EXPECT_EQ(gemm::select(h200, Precision::f64).source, "NVIDIA sm_90 default (mma family)");
+  EXPECT_EQ(gemm::select(h200, Precision::f64).entry.params.family, gemm::Family::mma);
+  EXPECT_EQ(gemm::select(h200, Precision::f32).entry.params.family, gemm::Family::ffma);
+  h200.nv_compute_capability = 75;
+  EXPECT_EQ(gemm::select(h200, Precision::f64).source, "generic GPU default");
+}
+
+TEST(GemmKernelSource, InvalidParametersAreNamed) {
+  const gemm::DeviceLimits limits{256, 32768};
+  KernelParams p = params(kVariants[0], Precision::f64);
+  EXPECT_EQ(gemm::invalid(p, limits), "");
+  p.vw = 3;
+  EXPECT_NE(gemm::invalid(p, limits), "");
+  p = params(kVariants[0], Precision::f64);
+  p.ms = 64;  // larger than ml
+  EXPECT_NE(gemm::invalid(p, limits), "");
+  p = params(kVariants[0], Precision::f64);
+  p.ml = 512;  // 64 x 4 work-items
+  EXPECT_EQ(gemm::invalid(p, gemm::DeviceLimits{128, 32768}), "work-group larger than the device allows");
+  p = params("ml=128 nl=128 kl=32 ms=8 ns=8 ks=1 vw=1 local=AB layout=CBL,CBL", Precision::f64);
+  EXPECT_EQ(gemm::invalid(p, limits), "tiles larger than the device's local memory");
+}
+
+TEST(GemmKernelSource, ProgramHasEveryKernel) {
+  const std::string source = gemm::program_source(params(kVariants[1], Precision::f32));
+  for (const char* name : {"pack_a_direct", "pack_a_transposed", "pack_b_direct",
+                           "pack_b_transposed", "gemm_tn"}) {
+    EXPECT_NE(source.find(std::string("void ") + name + "("), std::string::npos) << name;
+  }
+  EXPECT_EQ(source.find("double"), std::string::npos);
+  EXPECT_NE(source.find("__local T la["), std::string::npos);
+  EXPECT_NE(source.find("__local T lb["), std::string::npos);
+}
+
+TEST(GemmTuningDatabase, EntriesRoundTrip) {
+  gemm::TuningEntry e;
+  ASSERT_TRUE(gemm::parse_entry(std::string("s | Some GPU | ") + kVariants[2] + " | 123.5", e));
+  EXPECT_EQ(e.precision, Precision::f32);
+  EXPECT_EQ(e.device, "Some GPU");
+  EXPECT_DOUBLE_EQ(e.gflops, 123.5);
+  EXPECT_EQ(gemm::format_entry(e), std::string("s | Some GPU | ") + kVariants[2] + " | 123.5");
+  EXPECT_FALSE(gemm::parse_entry("# a comment", e));
+  EXPECT_FALSE(gemm::parse_entry("d | x | ml=1 | 1", e));
+  EXPECT_FALSE(gemm::parse_entry(std::string("q | x | ") + kVariants[0] + " | 1", e));
+}
+
+TEST(GemmTuningDatabase, ShippedEntryForPoclAndGenericOtherwise) {
+  opencl::DeviceInfo pocl;
+  pocl.name = "pthread-skylake-avx512-AMD EPYC";
+  EXPECT_EQ(gemm::select(pocl, Precision::f64).source, "shipped (pthread)");
+  opencl::DeviceInfo other;
+  other.name = "Unknown Accelerator";
+  other.is_gpu = true;
+  EXPECT_EQ(gemm::select(other, Precision::f32).source, "generic GPU default");
+}
+
+TEST(GemmCostModel, LargeProductsPayAndSmallOnesDoNot) {
+  const gemm::CostModel h200 = gemm::cost_model("NVIDIA H200", 30000.0);
+  char why[120] = "";
+  EXPECT_TRUE(gemm::device_pays(h200, 100.0, 8, Shape{8192, 8192, 8192, 'N', 'N'}, why,
+                                sizeof why));
+  // Outer product: 2mnk flops against mn bytes moved.
+  EXPECT_FALSE(gemm::device_pays(h200, 100.0, 8, Shape{8192, 8192, 4, 'N', 'N'}, why,
+                                 sizeof why));
+  EXPECT_NE(std::string(why).find("does not pay"), std::string::npos);
+  EXPECT_FALSE(gemm::device_pays(h200, 100.0, 8, Shape{64, 64, 64, 'N', 'N'}, why, sizeof why));
+}
+
+// ---- On the OpenCL device --------------------------------------------------
+
+opencl::Runtime* device_or_skip() {
+  const char* why = nullptr;
+  opencl::Runtime* rt = opencl::runtime(&why);
+  return rt;
+}
+
+struct Case {
+  char ta, tb;
+  int m, n, k;
+  double alpha, beta;
+  int pad;  // lda, ldb, ldc exceed the rows by this much
+};
+
+template <class T>
+void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsigned seed) {
+  const int a_rows = c.ta == 'N' ? c.m : c.k, a_cols = c.ta == 'N' ? c.k : c.m;
+  const int b_rows = c.tb == 'N' ? c.k : c.n, b_cols = c.tb == 'N' ? c.n : c.k;
+  const int lda = std::max(1, a_rows + c.pad), ldb = std::max(1, b_rows + c.pad);
+  const int ldc = c.m + c.pad;
+  const std::vector<T> a = test::random_matrix<T>(std::size_t(lda) * std::max(1, a_cols), seed);
+  const std::vector<T> b = test::random_matrix<T>(std::size_t(ldb) * std::max(1, b_cols), seed + 1);
+  std::vector<T> c0 = test::random_matrix<T>(std::size_t(ldc) * c.n, seed + 2);
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  // beta = 0: C must not be read, so NaN in it must not show in the result.
+  if (c.beta == 0) {
+    for (int j = 0; j < c.n; ++j) {
+      for (int i = 0; i < c.m; ++i) c0[i + std::size_t(j) * ldc] = nan;
+    }
+  }
+  // The rows between m and ldc must come back as they were.
+  const T sentinel = T(12345.0);
+  for (int j = 0; j < c.n; ++j) {
+    for (int i = c.m; i < ldc; ++i) c0[i + std::size_t(j) * ldc] = sentinel;
+  }
+  std::vector<T> expected = c0, got = c0;
+  const T alpha = T(c.alpha), beta = T(c.beta);
+  test::reference_gemm<T>()(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, a.data(), &lda, b.data(),
+                             &ldb, &beta, expected.data(), &ldc, 1, 1);
+  std::string error;
+  ASSERT_TRUE(gemm::gemm_host<T>(rt, kernels, c.ta, c.tb, c.m, c.n, c.k, alpha, a.data(), lda,
+                                 b.data(), ldb, beta, got.data(), ldc, error))
+      << error;
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (int j = 0; j < c.n; ++j) {
+    for (int i = 0; i < ldc; ++i) {
+      const std::size_t at = i + std::size_t(j) * ldc;
+      if (i >= c.m) {
+        ASSERT_EQ(got[at], sentinel) << "row " << i << " below m was written";
+        continue;
+      }
+      const double tolerance = 4 * eps * (std::abs(c.alpha) * (c.k + 2) + std::abs(c.beta) + 1);
+      ASSERT_TRUE(std::isfinite(double(got[at]))) << "C(" << i << ", " << j << ")";
+      ASSERT_NEAR(double(got[at]), double(expected[at]), tolerance)
+          << c.ta << c.tb << " m=" << c.m << " n=" << c.n << " k=" << c.k << " alpha=" << c.alpha
+          << " beta=" << c.beta << " at (" << i << ", " << j << ") with "
+          << gemm::describe(kernels.params);
+    }
+  }
+}
+
+template <class T>
+void check_variant(const char* text) {
+  opencl::Runtime* rt = device_or_skip();
+  if (!rt) GTEST_SKIP() << "no OpenCL device";
+  const Precision precision = sizeof(T) == 8 ? Precision::f64 : Precision::f32;
+  if (precision == Precision::f64 && !rt->device().has_fp64) GTEST_SKIP() << "no fp64";
+  std::string error;
+  gemm::Kernels* kernels = gemm::kernels_for(*rt, params(text, precision), error);
+  ASSERT_NE(kernels, nullptr) << error;
+  // Sizes that are multiples of no tile, single rows and columns, k larger
+  // than m and n, a k below one k step.
+  const Case shapes[] = {{'N', 'N', 37, 29, 19, 1.0, 0.0, 3},  {'N', 'N', 1, 1, 1, 1.0, 1.0, 0},
+                         {'N', 'N', 67, 5, 131, -0.7, 0.5, 2}, {'N', 'N', 3, 70, 2, 2.0, 1.0, 5},
+                         {'N', 'N', 40, 33, 0, 1.5, 0.5, 1},   {'N', 'N', 21, 17, 9, 0.0, -2.0, 0},
+                         {'N', 'N', 21, 17, 9, 0.0, 0.0, 4}};
+  unsigned seed = 1;
+  for (const char* pair : {"NN", "NT", "TN", "TT", "CN", "NC"}) {
+    for (Case c : shapes) {
+      c.ta = pair[0];  // real matrices: C is T
+      c.tb = pair[1];
+      check_case<T>(*rt, *kernels, c, seed += 3);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(GemmOpenCl, DoubleEveryLayoutAndTranspose) {
+  for (const char* v : kVariants) {
+    check_variant<double>(v);
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+  }
+}
+
+TEST(GemmOpenCl, FloatEveryLayoutAndTranspose) {
+  for (const char* v : kVariants) {
+    check_variant<float>(v);
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+  }
+}
+
+TEST(GemmOpenCl, PortableFfmaFamilyEveryTranspose) {
+  for (const char* v : kFfmaPortable) {
+    check_variant<float>(v);
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+  }
+}
+
+// The NVIDIA-only kernels, on an NVIDIA device (the GPU machine), through the whole route.
+TEST(GemmOpenCl, NvidiaFamiliesEveryTranspose) {
+  opencl::Runtime* rt = device_or_skip();
+  if (!rt || rt->device().nv_compute_capability < 80) GTEST_SKIP() << "no NVIDIA OpenCL device";
+  const gemm::DeviceLimits limits{rt->device().max_work_group, rt->device().local_memory,
+                                  rt->device().nv_compute_capability};
+  for (const char* v : kMma) {
+    if (!gemm::invalid(params(v, Precision::f64), limits).empty()) continue;
+    check_variant<double>(v);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  check_variant<float>(kFfmaAsync);
+}
+
+TEST(GemmOpenCl, ChosenEntryRunsALargerProduct) {
+  opencl::Runtime* rt = device_or_skip();
+  if (!rt) GTEST_SKIP() << "no OpenCL device";
+  const gemm::Selection s = gemm::select(rt->device(), Precision::f64);
+  std::string error;
+  gemm::Kernels* kernels = gemm::kernels_for(*rt, s.entry.params, error);
+  ASSERT_NE(kernels, nullptr) << error;
+  check_case<double>(*rt, *kernels, {'T', 'N', 259, 133, 301, 1.0, 0.0, 7}, 99);
+}
+
+// A cache entry that is cut short, or whole but not a program the device
+// takes, costs a rebuild, never the call.
+TEST(GemmOpenCl, CorruptCacheEntriesAreRebuilt) {
+  opencl::Runtime* rt = device_or_skip();
+  if (!rt) GTEST_SKIP() << "no OpenCL device";
+  std::vector<unsigned char> junk(64, 0x5a);
+  program_cache::store("cl-test-entry.bin", junk);
+  std::vector<unsigned char> loaded;
+  if (program_cache::load("cl-test-entry.bin", loaded)) EXPECT_EQ(loaded, junk);
+  const std::string path = program_cache::directory() + "/cl-test-entry.bin";
+  if (FILE* f = std::fopen(path.c_str(), "r+b")) {  // truncated: the payload cut in half
+    std::fseek(f, 0, SEEK_END);
+    const long size = std::ftell(f);
+    std::fclose(f);
+    ASSERT_EQ(truncate(path.c_str(), size - 32), 0);
+    EXPECT_FALSE(program_cache::load("cl-test-entry.bin", loaded));
+  }
+  std::remove(path.c_str());
+
+  // A whole entry of junk under the key of a program: built from source instead.
+  const KernelParams p =
+      params("ml=8 nl=8 kl=4 ms=2 ns=2 ks=1 vw=1 local=- layout=ROW,ROW", Precision::f32);
+  const std::string key =
+      program_cache::key(rt->device(), gemm::program_source(p), gemm::kBuildOptions);
+  program_cache::store(key, junk);
+  std::string error;
+  gemm::Kernels* kernels = gemm::kernels_for(*rt, p, error);
+  ASSERT_NE(kernels, nullptr) << error;
+  check_case<float>(*rt, *kernels, {'N', 'T', 13, 11, 7, 1.0, 0.5, 1}, 7);
+}
+
+}  // namespace
+}  // namespace switchyard

@@ -1,0 +1,83 @@
+// The NVIDIA TN kernel emitters: which parameter sets they accept, and what the sources hold.
+// The kernels themselves run on the GPU machine (tools/bench/mma_probe.cpp checks them there).
+#include <gtest/gtest.h>
+
+#include "gemm/ffma_kernel_source.hpp"
+#include "gemm/mma_kernel_source.hpp"
+
+namespace sg = switchyard::gemm;
+
+TEST(MmaKernelSource, DefaultsAreValidAndFitNvidiaLocalMemory) {
+  const sg::MmaKernelParams p;
+  EXPECT_EQ(sg::check(p), "");
+  EXPECT_EQ(sg::threads(p), 128);
+  EXPECT_LE(sg::local_memory_bytes(p), 49152u);
+}
+
+TEST(MmaKernelSource, RejectsTilesTheShapeCannotCover) {
+  sg::MmaKernelParams p;
+  p.shape = sg::MmaShape::m16n8k16;
+  p.bk = 8;  // shallower than one mma
+  EXPECT_NE(sg::check(p), "");
+  p = {};
+  p.wm = 24;  // not a multiple of 16 rows
+  EXPECT_NE(sg::check(p), "");
+  p = {};
+  p.bm = 96;  // not a multiple of the warp tile
+  EXPECT_NE(sg::check(p), "");
+  p = {};
+  p.bm = 512, p.bn = 512, p.wm = 32, p.wn = 16;  // 2048 threads
+  EXPECT_NE(sg::check(p), "");
+  p = {};
+  p.async_copy = false, p.stages = 3;  // register staging has one or two buffers
+  EXPECT_NE(sg::check(p), "");
+  p.stages = 1;
+  EXPECT_EQ(sg::check(p), "");
+}
+
+TEST(MmaKernelSource, SourceUsesTheChosenInstructionAndCopyPath) {
+  sg::MmaKernelParams p;
+  p.shape = sg::MmaShape::m16n8k16, p.bm = 128, p.bn = 64, p.bk = 16, p.stages = 1;
+  p.async_copy = false;
+  ASSERT_EQ(sg::check(p), "");
+  std::string s = sg::mma_kernel_source(p);
+  EXPECT_NE(s.find(std::string("void ") + sg::kTnKernel + "("), std::string::npos);
+  EXPECT_NE(s.find("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64"), std::string::npos);
+  EXPECT_EQ(s.find("cp.async"), std::string::npos);
+  p.async_copy = true, p.stages = 2, p.bn = 32, p.wn = 16;
+  ASSERT_EQ(sg::check(p), "");
+  s = sg::mma_kernel_source(p);
+  EXPECT_NE(s.find("cp.async.cg.shared.global"), std::string::npos);
+  EXPECT_NE(s.find("cp.async.wait_group 0"), std::string::npos);
+}
+
+TEST(MmaKernelSource, ComputeCapabilityOfEachShape) {
+  EXPECT_EQ(sg::min_compute_capability(sg::MmaShape::m8n8k4), 80);
+  EXPECT_EQ(sg::min_compute_capability(sg::MmaShape::m16n8k4), 90);
+  EXPECT_EQ(sg::min_compute_capability(sg::MmaShape::m16n8k16), 90);
+  EXPECT_EQ(sg::mma_m(sg::MmaShape::m8n8k4), 8);
+  EXPECT_EQ(sg::mma_k(sg::MmaShape::m16n8k8), 8);
+}
+
+TEST(FfmaKernelSource, DefaultsAreValidAndPortableWithoutCpAsync) {
+  sg::FfmaKernelParams p;
+  EXPECT_EQ(sg::check(p), "");
+  EXPECT_EQ(sg::threads(p), 256);
+  p.async_copy = false, p.stages = 2;
+  ASSERT_EQ(sg::check(p), "");
+  const std::string s = sg::ffma_kernel_source(p);
+  EXPECT_EQ(s.find("__asm__"), std::string::npos);
+  EXPECT_NE(s.find(std::string("void ") + sg::kTnKernel + "("), std::string::npos);
+}
+
+TEST(FfmaKernelSource, RejectsBadThreadTiles) {
+  sg::FfmaKernelParams p;
+  p.tm = 6;
+  EXPECT_NE(sg::check(p), "");
+  p = {};
+  p.warp_rows = 3;
+  EXPECT_NE(sg::check(p), "");
+  p = {};
+  p.bm = 64, p.tm = 8, p.warp_rows = 16;  // 8 thread rows cannot hold 16 lanes
+  EXPECT_NE(sg::check(p), "");
+}

@@ -1,0 +1,217 @@
+// switchyard bench gemm [--precision d|s|ds] [--n LIST] [--repeat R] [--skip-host]
+//
+// Device-resident: A, B and C in device memory, C <- alpha op(A) op(B) + beta C
+// for NN, NT, TN and TT at m = n = k in LIST (default 1024,2048,4096,8192)
+// and a few non-square and skinny shapes, through the gemm route's OpenCL
+// kernels (copy kernels + TN kernel, the tuning entry of the device) against
+// cuBLAS on the same GPU, measured in the same run. Each time is the best of
+// R runs, synchronised (clFinish, cudaDeviceSynchronize).
+// Host-resident: the route's whole call (upload, kernels, download) from
+// pageable host memory, for n = 4096 and 8192 in double precision.
+#include "gemm_bench.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "device/opencl_runtime.hpp"
+#include "gemm/device_gemm.hpp"
+#include "gemm/tuning_db.hpp"
+
+namespace switchyard::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Shape3 {
+  int m, n, k;
+};
+
+std::vector<int> parse_list(const char* text) {
+  std::vector<int> values;
+  for (const char* p = text; *p;) {
+    char* end = nullptr;
+    const long v = std::strtol(p, &end, 10);
+    if (end == p) break;
+    values.push_back(int(v));
+    p = *end == ',' ? end + 1 : end;
+  }
+  return values;
+}
+
+template <class F>
+double best_seconds(int repeat, F&& run) {
+  run();  // warm-up: compiles, allocations
+  double best = 1e30;
+  for (int r = 0; r < repeat; ++r) {
+    const auto t0 = Clock::now();
+    run();
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  return best;
+}
+
+template <class T>
+double ours(opencl::Runtime& rt, gemm::Kernels& kernels, char ta, char tb, const Shape3& s,
+            int repeat) {
+  const int a_rows = ta == 'N' ? s.m : s.k, a_cols = ta == 'N' ? s.k : s.m;
+  const int b_rows = tb == 'N' ? s.k : s.n, b_cols = tb == 'N' ? s.n : s.k;
+  std::string error;
+  opencl::Buffer a = rt.acquire(sizeof(T) * std::size_t(a_rows) * a_cols, error);
+  opencl::Buffer b = rt.acquire(sizeof(T) * std::size_t(b_rows) * b_cols, error);
+  opencl::Buffer c = rt.acquire(sizeof(T) * std::size_t(s.m) * s.n, error);
+  if (!a.get() || !b.get() || !c.get()) return 0;
+  const T value = T(0.5);
+  for (const opencl::Buffer* buf : {&a, &b, &c}) {
+    rt.cl().EnqueueFillBuffer(rt.queue(), buf->get(), &value, sizeof(T), 0, buf->bytes(), 0,
+                              nullptr, nullptr);
+  }
+  bool ok = true;
+  const double t = best_seconds(repeat, [&] {
+    std::vector<opencl::Buffer> scratch;
+    ok = ok && gemm::enqueue_gemm<T>(rt, kernels, ta, tb, s.m, s.n, s.k, T(1), {a.get(), 0, a_rows},
+                                     {b.get(), 0, b_rows}, T(1), {c.get(), 0, s.m}, scratch, error);
+    rt.cl().Finish(rt.queue());
+  });
+  if (!ok) {
+    std::fprintf(stderr, "gemm on the OpenCL device failed: %s\n", error.c_str());
+    return 0;
+  }
+  return t;
+}
+
+template <class T>
+double cublas(cublasHandle_t handle, char ta, char tb, const Shape3& s, int repeat) {
+  const int a_rows = ta == 'N' ? s.m : s.k, a_cols = ta == 'N' ? s.k : s.m;
+  const int b_rows = tb == 'N' ? s.k : s.n, b_cols = tb == 'N' ? s.n : s.k;
+  T *a = nullptr, *b = nullptr, *c = nullptr;
+  if (cudaMalloc(reinterpret_cast<void**>(&a), sizeof(T) * std::size_t(a_rows) * a_cols) != cudaSuccess ||
+      cudaMalloc(reinterpret_cast<void**>(&b), sizeof(T) * std::size_t(b_rows) * b_cols) != cudaSuccess ||
+      cudaMalloc(reinterpret_cast<void**>(&c), sizeof(T) * std::size_t(s.m) * s.n) != cudaSuccess) {
+    cudaFree(a), cudaFree(b), cudaFree(c);
+    return 0;
+  }
+  cudaMemset(a, 0, sizeof(T) * std::size_t(a_rows) * a_cols);
+  cudaMemset(b, 0, sizeof(T) * std::size_t(b_rows) * b_cols);
+  cudaMemset(c, 0, sizeof(T) * std::size_t(s.m) * s.n);
+  const T one = 1;
+  const cublasOperation_t oa = ta == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
+  const cublasOperation_t ob = tb == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
+  const double t = best_seconds(repeat, [&] {
+    if constexpr (sizeof(T) == 8) {
+      cublasDgemm(handle, oa, ob, s.m, s.n, s.k, &one, a, a_rows, b, b_rows, &one, c, s.m);
+    } else {
+      cublasSgemm(handle, oa, ob, s.m, s.n, s.k, &one, a, a_rows, b, b_rows, &one, c, s.m);
+    }
+    cudaDeviceSynchronize();
+  });
+  cudaFree(a), cudaFree(b), cudaFree(c);
+  return t;
+}
+
+template <class T>
+void device_resident(opencl::Runtime& rt, cublasHandle_t handle, const std::vector<int>& sizes,
+                     int repeat) {
+  const gemm::Precision p = sizeof(T) == 8 ? gemm::Precision::f64 : gemm::Precision::f32;
+  const gemm::Selection sel = gemm::select(rt.device(), p);
+  std::string error;
+  gemm::Kernels* kernels = gemm::kernels_for(rt, sel.entry.params, error);
+  if (!kernels) {
+    std::fprintf(stderr, "no kernels: %s\n", error.c_str());
+    return;
+  }
+  std::printf("\n%cgemm, device-resident: %s, kernel %s (%s)\n", sizeof(T) == 8 ? 'd' : 's',
+              rt.device().name.c_str(), gemm::describe(sel.entry.params).c_str(),
+              sel.source.c_str());
+  std::printf("%-6s %6s %6s %6s %12s %12s %8s\n", "case", "m", "n", "k", "ours TF/s",
+              "cuBLAS TF/s", "ratio");
+  std::vector<Shape3> shapes;
+  for (int n : sizes) shapes.push_back({n, n, n});
+  for (Shape3 s : {Shape3{8192, 8192, 256}, Shape3{8192, 256, 8192}, Shape3{256, 8192, 8192},
+                   Shape3{16384, 4096, 1024}, Shape3{1000, 1000, 1000}}) {
+    shapes.push_back(s);
+  }
+  for (const Shape3& s : shapes) {
+    for (const char* c : {"NN", "NT", "TN", "TT"}) {
+      const double flops = 2.0 * s.m * double(s.n) * s.k;
+      const double t_ours = ours<T>(rt, *kernels, c[0], c[1], s, repeat);
+      const double t_cublas = cublas<T>(handle, c[0], c[1], s, repeat);
+      const double r_ours = t_ours > 0 ? flops / t_ours * 1e-12 : 0;
+      const double r_cublas = t_cublas > 0 ? flops / t_cublas * 1e-12 : 0;
+      std::printf("%-6s %6d %6d %6d %12.2f %12.2f %8.2f\n", c, s.m, s.n, s.k, r_ours, r_cublas,
+                  r_cublas > 0 ? r_ours / r_cublas : 0.0);
+      std::fflush(stdout);
+    }
+  }
+}
+
+void host_resident(opencl::Runtime& rt, int repeat) {
+  const gemm::Selection sel = gemm::select(rt.device(), gemm::Precision::f64);
+  std::string error;
+  gemm::Kernels* kernels = gemm::kernels_for(rt, sel.entry.params, error);
+  if (!kernels) return;
+  std::printf("\ndgemm NN, host-resident (pageable), the route's whole call\n%6s %10s %10s\n",
+              "n", "ms", "TF/s");
+  for (int n : {4096, 8192}) {
+    std::vector<double> a(std::size_t(n) * n, 0.5), b(std::size_t(n) * n, 0.25),
+        c(std::size_t(n) * n, 0.0);
+    bool ok = true;
+    const double t = best_seconds(repeat, [&] {
+      ok = ok && gemm::gemm_host<double>(rt, *kernels, 'N', 'N', n, n, n, 1.0, a.data(), n,
+                                         b.data(), n, 0.0, c.data(), n, error);
+    });
+    if (!ok) std::fprintf(stderr, "failed: %s\n", error.c_str());
+    std::printf("%6d %10.1f %10.2f\n", n, t * 1e3, 2.0 * n * double(n) * n / t * 1e-12);
+  }
+}
+
+}  // namespace
+
+int gemm_main(int argc, char** argv) {
+  std::string precisions = "ds";
+  std::vector<int> sizes = {1024, 2048, 4096, 8192};
+  int repeat = 3;
+  bool host = true;
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--precision" && i + 1 < argc) {
+      precisions = argv[++i];
+    } else if (a == "--n" && i + 1 < argc) {
+      sizes = parse_list(argv[++i]);
+    } else if (a == "--repeat" && i + 1 < argc) {
+      repeat = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--skip-host") {
+      host = false;
+    } else {
+      std::fprintf(stderr,
+                   "usage: switchyard bench gemm [--precision d|s|ds] [--n LIST] [--repeat R] "
+                   "[--skip-host]\n");
+      return 2;
+    }
+  }
+  const char* why = nullptr;
+  opencl::Runtime* rt = opencl::runtime(&why);
+  if (!rt) {
+    std::fprintf(stderr, "bench gemm: no OpenCL device: %s\n", why);
+    return 1;
+  }
+  cublasHandle_t handle = nullptr;
+  if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "bench gemm: cuBLAS does not start\n");
+    return 1;
+  }
+  if (precisions.find('d') != std::string::npos) device_resident<double>(*rt, handle, sizes, repeat);
+  if (precisions.find('s') != std::string::npos) device_resident<float>(*rt, handle, sizes, repeat);
+  if (host) host_resident(*rt, repeat);
+  cublasDestroy(handle);
+  return 0;
+}
+
+}  // namespace switchyard::bench
