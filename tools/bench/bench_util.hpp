@@ -1,5 +1,5 @@
 // Small pieces the benchmarks share: device allocation that reports failure, best-of-R
-// timing, and a fast parallel fill of host arrays.
+// timing, a fast parallel fill of host arrays, and comma-separated option lists.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
@@ -51,6 +52,18 @@ inline void parallel_fill(double* x, std::size_t count, unsigned seed) {
     });
   }
   for (std::thread& th : pool) th.join();
+}
+
+// "8,16,64" -> {8, 16, 64}; parsing stops at the first item that is not a number.
+inline std::vector<int> parse_list(const char* text) {
+  std::vector<int> values;
+  for (const char* p = text; *p;) {
+    char* end = nullptr;
+    values.push_back(int(std::strtol(p, &end, 10)));
+    if (end == p) break;
+    p = *end == ',' ? end + 1 : end;
+  }
+  return values;
 }
 
 }  // namespace switchyard::bench

@@ -36,6 +36,7 @@
 #include "cg/gpu_cg.hpp"
 #include "cg/spmv_cpu.hpp"
 #include "bandwidth.hpp"
+#include "bench_util.hpp"
 #include "cg_kernels.hpp"
 #include "cusparse_cg.hpp"
 #include "device_fill.hpp"
@@ -124,16 +125,6 @@ double time_ms(int repeat, F&& f) {
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   return double(ms) / repeat;
-}
-
-template <class T>
-T* device_alloc(std::size_t count) {
-  void* p = nullptr;
-  if (cudaMalloc(&p, sizeof(T) * std::max<std::size_t>(1, count)) != cudaSuccess) {
-    cudaGetLastError();
-    return nullptr;
-  }
-  return static_cast<T*>(p);
 }
 
 std::vector<double> download(const double* d, std::size_t n) {

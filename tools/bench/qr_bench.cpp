@@ -58,17 +58,6 @@ struct Options {
   bool device = true, host = true;
 };
 
-std::vector<int> parse_list(const char* text) {
-  std::vector<int> values;
-  for (const char* p = text; *p;) {
-    char* end = nullptr;
-    values.push_back(int(std::strtol(p, &end, 10)));
-    if (end == p) break;
-    p = *end == ',' ? end + 1 : end;
-  }
-  return values;
-}
-
 bool parse(int argc, char** argv, Options& o) {
   for (int i = 0; i < argc; ++i) {
     const std::string arg = argv[i];
