@@ -1,19 +1,20 @@
 // The CG's gpu route: uploads a half-storage DIA matrix and the vectors and
-// runs the CG on the device (gpu_cg.cpp). Device memory comes from the
-// device's stream-ordered pool, kept across calls (release threshold
-// raised), so repeated solves do not pay for cudaMalloc. Any CUDA error
-// gives the solve back to the host CG, with x as the caller gave it.
+// runs the CG on the device (gpu_cg.cpp), on the device runtime the other
+// CUDA routes share (src/device/cuda_runtime.hpp): its device, streams and
+// stream-ordered pool, kept across calls, so repeated solves do not pay for
+// cudaMalloc. Any CUDA error gives the solve back to the host CG, with x as
+// the caller gave it.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstdint>
 #include <vector>
 
 #include "cg/gpu_backend.hpp"
 #include "cg/gpu_cg.hpp"
 #include "cg_kernels.hpp"
-#include "config.hpp"
+#include "device/cuda_runtime.hpp"
 #include "switchyard.h"
 
 namespace switchyard::cg {
@@ -21,68 +22,31 @@ namespace {
 
 using cuda::DeviceDia;
 
-// The device this process uses (SWITCHYARD_DEVICE modulo the count), the
-// grid its row kernels use, and why there is none; found once, without
-// creating a context on others.
-struct DeviceChoice {
-  int device = -1;
-  int grid_blocks = 0;
-  const char* absent = nullptr;
-};
+namespace runtime = ::switchyard::cuda;
 
-const DeviceChoice& device_choice() {
-  static const DeviceChoice choice = [] {
-    DeviceChoice c;
-    int count = 0;
-    const cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess) {
-      c.absent = cudaGetErrorString(e);
-    } else if (count == 0) {
-      c.absent = "no CUDA device";
-    } else {
-      c.device = config().device % count;
-      c.grid_blocks = cuda::grid_blocks(c.device);
-      // Keep freed solve buffers in the pool between calls.
-      cudaMemPool_t pool;
-      if (cudaDeviceGetDefaultMemPool(&pool, c.device) == cudaSuccess) {
-        std::uint64_t keep = UINT64_MAX;
-        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-      }
-    }
-    return c;
-  }();
-  return choice;
+const char* unusable() { return runtime::unavailable(); }
+
+// The grid the CG's row kernels use on this process's device.
+int grid_blocks() {
+  static const int blocks = cuda::grid_blocks(runtime::device_ordinal());
+  return blocks;
 }
 
-const char* unusable() { return device_choice().absent; }
-
-// The buffers of one solve, from the stream-ordered pool.
-class Buffers {
+// Lays consecutive arrays out in one allocation, each aligned for any element type.
+class Carver {
  public:
-  explicit Buffers(cudaStream_t s) : stream_(s) {}
-  ~Buffers() {
-    for (void* p : owned_) cudaFreeAsync(p, stream_);
-    cudaStreamSynchronize(stream_);
-  }
+  explicit Carver(char* base) : base_(base) {}
   template <class T>
-  T* get(std::size_t count) {
-    void* p = nullptr;
-    if (cudaMallocAsync(&p, count * sizeof(T), stream_) != cudaSuccess) return nullptr;
-    owned_.push_back(p);
-    return static_cast<T*>(p);
+  T* take(std::size_t count) {
+    T* at = base_ ? reinterpret_cast<T*>(base_ + used_) : nullptr;
+    used_ += (std::max<std::size_t>(1, count) * sizeof(T) + 255) / 256 * 256;
+    return at;
   }
+  std::size_t used() const { return used_; }
 
  private:
-  cudaStream_t stream_;
-  std::vector<void*> owned_;
-};
-
-struct Stream {
-  cudaStream_t s = nullptr;
-  Stream() { cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking); }
-  ~Stream() {
-    if (s) cudaStreamDestroy(s);
-  }
+  char* base_;
+  std::size_t used_ = 0;
 };
 
 template <class V>
@@ -104,30 +68,32 @@ bool solve(const DiaHalf<V>& a, const double* b, double* x, const CgParams& p, C
       }
     }
   }
-  const DeviceChoice& choice = device_choice();
-  if (choice.absent) {
-    *why = choice.absent;
-    return false;
-  }
-  cudaError_t e = cudaSetDevice(choice.device);
-  Stream stream;
-  if (e != cudaSuccess || !stream.s) {
-    *why = cudaGetErrorString(e != cudaSuccess ? e : cudaGetLastError());
+  runtime::Stream stream;
+  if (stream.status() != cudaSuccess) {
+    *why = cudaGetErrorString(stream.status());
     return false;
   }
   const std::size_t n = std::size_t(a.n);
-  Buffers buffers(stream.s);
-  V* diag = buffers.get<V>(n);
-  V* lower = buffers.get<V>(std::max<std::size_t>(1, a.lower.size()));
-  double* db = buffers.get<double>(n);
-  double* dx = buffers.get<double>(n);
-  double* solution = p.criterion == Criterion::error ? buffers.get<double>(n) : nullptr;
-  void* workspace = buffers.get<char>(device_cg_workspace_bytes(a.n, choice.grid_blocks));
-  if (!diag || !lower || !db || !dx || !workspace ||
-      (p.criterion == Criterion::error && !solution)) {
+  const bool with_solution = p.criterion == Criterion::error;
+  V *diag, *lower;
+  double *db, *dx, *solution;
+  void* workspace;
+  const auto lay_out = [&](char* base) {
+    Carver carve(base);
+    diag = carve.take<V>(n);
+    lower = carve.take<V>(a.lower.size());
+    db = carve.take<double>(n);
+    dx = carve.take<double>(n);
+    solution = with_solution ? carve.take<double>(n) : nullptr;
+    workspace = carve.take<char>(device_cg_workspace_bytes(a.n, grid_blocks()));
+    return carve.used();
+  };
+  runtime::DeviceBuffer memory(lay_out(nullptr), stream.get());
+  if (memory.status() != cudaSuccess) {
     *why = "out of device memory";
     return false;
   }
+  lay_out(static_cast<char*>(memory.get()));
   DeviceDia<V> da{};
   da.n = a.n;
   da.ndiag = a.ndiag();
@@ -135,26 +101,27 @@ bool solve(const DiaHalf<V>& a, const double* b, double* x, const CgParams& p, C
   da.diag = diag;
   da.lower = lower;
 
-  cudaMemcpyAsync(diag, a.diag.data(), n * sizeof(V), cudaMemcpyHostToDevice, stream.s);
+  cudaMemcpyAsync(diag, a.diag.data(), n * sizeof(V), cudaMemcpyHostToDevice, stream.get());
   cudaMemcpyAsync(lower, a.lower.data(), a.lower.size() * sizeof(V), cudaMemcpyHostToDevice,
-                  stream.s);
-  cudaMemcpyAsync(db, b, n * sizeof(double), cudaMemcpyHostToDevice, stream.s);
+                  stream.get());
+  cudaMemcpyAsync(db, b, n * sizeof(double), cudaMemcpyHostToDevice, stream.get());
   if (p.use_initial_guess) {
-    cudaMemcpyAsync(dx, x, n * sizeof(double), cudaMemcpyHostToDevice, stream.s);
+    cudaMemcpyAsync(dx, x, n * sizeof(double), cudaMemcpyHostToDevice, stream.get());
   }
   CgParams on_device = p;
-  if (solution) {
-    cudaMemcpyAsync(solution, p.solution, n * sizeof(double), cudaMemcpyHostToDevice, stream.s);
+  if (with_solution) {
+    cudaMemcpyAsync(solution, p.solution, n * sizeof(double), cudaMemcpyHostToDevice,
+                    stream.get());
     on_device.solution = solution;
   }
-  if ((e = run_device_cg(da, db, dx, on_device, workspace, choice.grid_blocks, stream.s, out)) !=
-      cudaSuccess) {
+  cudaError_t e = run_device_cg(da, db, dx, on_device, workspace, grid_blocks(), stream.get(), out);
+  if (e != cudaSuccess) {
     *why = cudaGetErrorString(e);
     return false;
   }
   std::vector<double> result(n);
-  e = cudaMemcpyAsync(result.data(), dx, n * sizeof(double), cudaMemcpyDeviceToHost, stream.s);
-  if (e == cudaSuccess) e = cudaStreamSynchronize(stream.s);
+  e = cudaMemcpyAsync(result.data(), dx, n * sizeof(double), cudaMemcpyDeviceToHost, stream.get());
+  if (e == cudaSuccess) e = cudaStreamSynchronize(stream.get());
   if (e != cudaSuccess) {
     *why = cudaGetErrorString(e);
     return false;
