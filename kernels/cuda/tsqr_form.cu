@@ -16,7 +16,7 @@ constexpr size_t shared_bytes() {
 }
 
 template <class T, int N>
-__global__ void __launch_bounds__(Tile<N>::kThreads)
+__global__ void __launch_bounds__(Tile<N>::kThreads, Tile<N>::kBlocksPerSm)
 form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* tau,
             const T* gram, const T* x, long long ldx, T* out, long long ld_out,
             int* nonzero_columns) {
@@ -48,12 +48,22 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
   if (tid < N) taus[tid] = tid < n ? tau[(long long)block * n + tid] : T(0);
   __syncthreads();
 
-  // S = V1^T X_b, V1 the unit lower triangular top of V.
-  for (int idx = tid; idx < N * N; idx += Tile::kThreads) {
-    const int k = idx / N, c = idx % N;
-    T sum = 0;
-    for (int i = k; i < n; ++i) sum += vs[k * kTsqrBlockRows + i] * xs[i * kStride + c];
-    zs[k * kStride + c] = sum;
+  // S = V1^T X_b, V1 the unit lower triangular top of V (stored with its zeros, so row i of
+  // X_b contributes to rows k <= i of S alone). Each thread forms N / 8 consecutive rows of one
+  // column of S, reading each element of X_b once for all of them.
+  {
+    constexpr int kPerThread = N / 8;
+    const int c = tid % N, k0 = (tid / N) * kPerThread;
+    T sum[kPerThread];
+#pragma unroll
+    for (int kk = 0; kk < kPerThread; ++kk) sum[kk] = 0;
+    for (int i = k0; i < n; ++i) {
+      const T xi = xs[i * kStride + c];
+#pragma unroll
+      for (int kk = 0; kk < kPerThread; ++kk) sum[kk] += vs[(k0 + kk) * kTsqrBlockRows + i] * xi;
+    }
+#pragma unroll
+    for (int kk = 0; kk < kPerThread; ++kk) zs[(k0 + kk) * kStride + c] = sum[kk];
   }
   __syncthreads();
 
@@ -67,18 +77,31 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
   }
   __syncthreads();
 
-  // Back substitution, one column of Z per group of 8 lanes.
+  // Back substitution, one column of Z per group of 8 lanes, column-oriented so that each step
+  // waits on one exchange only: z_j = tau_j r_j is final once the steps l > j have subtracted
+  // their terms, and step j then subtracts (v_l^T v_j) z_j from every r_l, l < j. Lane p of the
+  // group holds r_l for l = p + 8 i in registers.
   {
+    constexpr int kPerLane = (N + 7) / 8;
     const int part = Tile::lane() & 7;
+    const int leader = Tile::lane() & ~7;
     const int c = Tile::warp() * 4 + (Tile::lane() >> 3);
-    for (int j = n - 1; j >= 0; --j) {
-      T sum = 0;
-      for (int l = j + 1 + part; l < n; l += 8) sum += gs[j * kStride + l] * zs[l * kStride + c];
-      sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-      sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-      sum += __shfl_xor_sync(0xffffffffu, sum, 4);
-      if (part == 0) zs[j * kStride + c] = taus[j] * (zs[j * kStride + c] - sum);
-      __syncwarp();
+    T r[kPerLane];
+#pragma unroll
+    for (int i = 0; i < kPerLane; ++i) {
+      const int l = part + 8 * i;
+      r[i] = l < N ? zs[l * kStride + c] : T(0);
+    }
+#pragma unroll
+    for (int j = N - 1; j >= 0; --j) {
+      if (j >= n) continue;
+      const T z = __shfl_sync(0xffffffffu, taus[j] * r[j / 8], leader + j % 8);
+      if (part == j % 8) zs[j * kStride + c] = z;
+#pragma unroll
+      for (int i = 0; i < kPerLane; ++i) {
+        const int l = part + 8 * i;
+        if (l < j) r[i] -= gs[l * kStride + j] * z;
+      }
     }
   }
   __syncthreads();

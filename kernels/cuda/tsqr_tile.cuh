@@ -18,6 +18,9 @@ struct Tile {
   static_assert(N % kColumnsPerThread == 0 && N <= kTsqrMaxColumns, "unsupported width");
   static constexpr int kWarps = N / kColumnsPerThread;
   static constexpr int kThreads = 32 * kWarps;
+  // Thread blocks per multiprocessor at 128 registers a thread, 64 K registers in all: the
+  // bound that lets a kernel keep the tile in registers without giving up occupancy.
+  static constexpr int kBlocksPerSm = 65536 / (128 * kThreads);
   static __device__ int lane() { return int(threadIdx.x) & 31; }
   static __device__ int warp() { return int(threadIdx.x) >> 5; }
   static __device__ int row(int s) { return lane() + 32 * s; }
