@@ -8,8 +8,8 @@
 namespace switchyard::gemm {
 
 StreamPlan default_plan(const KernelParams& p, int n) {
-  const int eighth = (n + 7) / 8;
-  return {std::max(p.nl, (eighth + p.nl - 1) / p.nl * p.nl), opencl::Staging::kSlotBytes};
+  const int columns = std::max((n + 7) / 8, kMinPanelCols);
+  return {(columns + p.nl - 1) / p.nl * p.nl, opencl::Staging::kSlotBytes};
 }
 
 template <class T>

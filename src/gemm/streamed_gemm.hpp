@@ -26,8 +26,11 @@ struct StreamPlan {
 };
 
 // Panels of about n / 8 columns, whole tiles of the kernel, and pieces of a
-// whole slot: eight panels keep the first upload and the last download, the
-// parts that overlap nothing, to an eighth of the transfers.
+// whole slot: eight panels keep the last download, the part that overlaps
+// nothing, to an eighth of C. Narrower panels than kMinPanelCols do not pay
+// for their launches and synchronisation: the forced LAPACK suites on PoCL,
+// whose calls are small, took 5 times longer with eight panels per call.
+inline constexpr int kMinPanelCols = 512;
 StreamPlan default_plan(const KernelParams& p, int n);
 
 // A rectangle of C: rows [row, row + rows), columns [col, col + cols).

@@ -373,11 +373,11 @@ TEST(GemmOpenCl, StreamedPanelsAndPiecesDouble) { check_streamed<double>(kVarian
 
 TEST(GemmOpenCl, StreamedPanelsAndPiecesFloat) { check_streamed<float>(kVariants[1]); }
 
-TEST(GemmStreamPlan, EighthsOfWholeTiles) {
-  const KernelParams p = params(kVariants[0], Precision::f64);  // nl = 16
+TEST(GemmStreamPlan, EighthsOfWholeTilesFrom512Columns) {
+  const KernelParams p = params(kVariants[1], Precision::f64);  // nl = 32
   EXPECT_EQ(gemm::default_plan(p, 8192).panel_cols, 1024);
-  EXPECT_EQ(gemm::default_plan(p, 1000).panel_cols, 128);
-  EXPECT_EQ(gemm::default_plan(p, 5).panel_cols, 16);
+  EXPECT_EQ(gemm::default_plan(p, 5000).panel_cols, 640);
+  EXPECT_EQ(gemm::default_plan(p, 1000).panel_cols, 512);
 }
 
 // A cache entry that is cut short, or whole but not a program the device
