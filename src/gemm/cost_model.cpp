@@ -17,7 +17,7 @@ struct DeviceConstants {
 // but the host copies between pageable memory and the slots (about 8 GB/s
 // per thread) hold a streamed call to about 25 GB/s; launch and
 // synchronisation cost about 2 ms a call. Both fit `switchyard-bench gemm`'s
-// host-resident dgemm (14.4 ms at n = 4096, 47.6 ms at 8192; README "GEMM").
+// host-resident dgemm (12.5-14.4 ms at n = 4096, 47.6-50.9 ms at 8192; README "GEMM").
 // Other GPUs: half the H200's rate, for slower links and hosts.
 constexpr DeviceConstants kDevices[] = {
     {"H200", 25.0, 2e-3},
