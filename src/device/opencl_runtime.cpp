@@ -56,10 +56,15 @@ const Api* load_api(std::string& why) {
         resolve(lib, "clEnqueueWriteBuffer", a.EnqueueWriteBuffer) &&
         resolve(lib, "clEnqueueReadBuffer", a.EnqueueReadBuffer) &&
         resolve(lib, "clEnqueueFillBuffer", a.EnqueueFillBuffer) &&
+        resolve(lib, "clEnqueueMapBuffer", a.EnqueueMapBuffer) &&
+        resolve(lib, "clEnqueueBarrierWithWaitList", a.EnqueueBarrierWithWaitList) &&
+        resolve(lib, "clEnqueueMarkerWithWaitList", a.EnqueueMarkerWithWaitList) &&
+        resolve(lib, "clFlush", a.Flush) &&
         resolve(lib, "clFinish", a.Finish) &&
         resolve(lib, "clWaitForEvents", a.WaitForEvents) &&
         resolve(lib, "clReleaseEvent", a.ReleaseEvent) &&
-        resolve(lib, "clGetEventProfilingInfo", a.GetEventProfilingInfo);
+        resolve(lib, "clGetEventProfilingInfo", a.GetEventProfilingInfo) &&
+        resolve(lib, "clGetEventInfo", a.GetEventInfo);
     if (!all) failure = "the OpenCL loader lacks OpenCL 1.2 entry points";
     return all;
   }();

@@ -43,10 +43,15 @@ struct Api {
   decltype(&::clEnqueueWriteBuffer) EnqueueWriteBuffer;
   decltype(&::clEnqueueReadBuffer) EnqueueReadBuffer;
   decltype(&::clEnqueueFillBuffer) EnqueueFillBuffer;
+  decltype(&::clEnqueueMapBuffer) EnqueueMapBuffer;
+  decltype(&::clEnqueueBarrierWithWaitList) EnqueueBarrierWithWaitList;
+  decltype(&::clEnqueueMarkerWithWaitList) EnqueueMarkerWithWaitList;
+  decltype(&::clFlush) Flush;
   decltype(&::clFinish) Finish;
   decltype(&::clWaitForEvents) WaitForEvents;
   decltype(&::clReleaseEvent) ReleaseEvent;
   decltype(&::clGetEventProfilingInfo) GetEventProfilingInfo;
+  decltype(&::clGetEventInfo) GetEventInfo;
 };
 
 // The loaded entry points, or null with the reason in `why`.

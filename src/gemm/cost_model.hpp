@@ -1,9 +1,14 @@
-// When a gemm pays on the OpenCL device: the route's time is modelled as
-//   launch + bytes moved / link bandwidth + 2mnk / kernel rate
-// with bytes = element size * (mk + kn + 2mn) (A and B up, C up and down),
-// against 2mnk / host rate for the fallback. The device's constants come
-// from its tuning entry (kernel rate) and the table in cost_model.cpp (link
-// bandwidth, launch); the host rate is SWITCHYARD_GEMM_HOST_GFLOPS.
+// When a gemm pays on the OpenCL device. The route streams its operands
+// (streamed_gemm.hpp): A goes up before any kernel runs, then the panels of
+// op(B) and C go up while the kernels run on earlier panels and their
+// results come down, and the last panel of C comes down after the last
+// kernel. Its time is modelled as
+//   launch + mk e / link + max((kn + mn) e / link, 2mnk / kernel rate) + mn e / (8 link)
+// (e the element size; C is counted as uploaded, as it is when beta != 0;
+// 8 panels), against 2mnk / host rate for the fallback. The device's
+// constants come from its tuning entry (kernel rate) and the table in
+// cost_model.cpp (staged link rate, launch); the host rate is
+// SWITCHYARD_GEMM_HOST_GFLOPS.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +19,7 @@ namespace switchyard::gemm {
 
 struct CostModel {
   double kernel_gflops;  // the TN kernel's rate on this device
-  double link_gbs;       // host <-> device, pageable memory, each way
+  double link_gbs;       // host <-> device through the pinned slots, each way
   double launch_s;       // fixed cost of one call: launches, synchronisation
 };
 

@@ -35,9 +35,11 @@ bool launch(opencl::Runtime& rt, Kernels& kernels, cl_kernel kernel, const char*
   return true;
 }
 
-// Packs op(X) of a call into `dst`: R x K for A (R = m), K x R for B (R = n).
-bool pack(opencl::Runtime& rt, Kernels& kernels, Operand which, bool transposed, int K, int R,
-          int Kp, int Rp, const DeviceMatrix& src, cl_mem dst, std::string& error) {
+}  // namespace
+
+bool enqueue_pack(opencl::Runtime& rt, Kernels& kernels, Operand which, bool transposed, int K,
+                  int R, int Kp, int Rp, const DeviceMatrix& src, cl_mem dst,
+                  std::string& error) {
   const std::size_t tile = kPackTile;
   const std::size_t global[2] = {round_up(std::size_t(Rp), tile), round_up(std::size_t(Kp), tile)};
   const std::size_t local[2] = {tile, tile};
@@ -47,8 +49,6 @@ bool pack(opencl::Runtime& rt, Kernels& kernels, Operand which, bool transposed,
                 cl_int(K), cl_int(R), src.mem, offset, cl_int(src.ld), cl_int(Kp), cl_int(Rp),
                 dst);
 }
-
-}  // namespace
 
 Kernels* kernels_for(opencl::Runtime& rt, const KernelParams& p, std::string& error) {
   static std::mutex mutex;
@@ -111,8 +111,8 @@ bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char trans
     scratch.push_back(std::move(b_packed));
     // op(A)(i, k) = A[i + k lda] (N: i contiguous) or A[k + i lda] (T);
     // op(B)(k, j) = B[k + j ldb] (N: k contiguous) or B[j + k ldb] (T).
-    if (!pack(rt, kernels, Operand::a, transa != 'N', k, m, size.kp, size.mp, a, ap, error) ||
-        !pack(rt, kernels, Operand::b, transb == 'N', k, n, size.kp, size.np, b, bp, error)) {
+    if (!enqueue_pack(rt, kernels, Operand::a, transa != 'N', k, m, size.kp, size.mp, a, ap, error) ||
+        !enqueue_pack(rt, kernels, Operand::b, transb == 'N', k, n, size.kp, size.np, b, bp, error)) {
       return false;
     }
   }
@@ -131,67 +131,6 @@ bool enqueue_tn(opencl::Runtime& rt, Kernels& kernels, const Padded& size, cl_me
                 cl_long(c.offset), cl_int(c.ld));
 }
 
-template <class T>
-bool gemm_host(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
-               int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc,
-               std::string& error) {
-  const opencl::Api& cl = rt.cl();
-  const bool product = alpha != T(0) && k > 0;
-  std::vector<opencl::Buffer> buffers;
-  // A host matrix of rows x cols (leading dimension ld) to or from a dense
-  // device buffer; rows are columns of the BLAS matrix, so one rectangle.
-  auto rect = [&](bool write, cl_mem mem, const T* host, int rows, int cols, int ld) {
-    const std::size_t origin[3] = {0, 0, 0};
-    const std::size_t region[3] = {sizeof(T) * rows, std::size_t(cols), 1};
-    const std::size_t device_pitch = sizeof(T) * rows, host_pitch = sizeof(T) * ld;
-    const cl_int r =
-        write ? cl.EnqueueWriteBufferRect(rt.queue(), mem, CL_FALSE, origin, origin, region,
-                                          device_pitch, 0, host_pitch, 0, host, 0, nullptr,
-                                          nullptr)
-              : cl.EnqueueReadBufferRect(rt.queue(), mem, CL_TRUE, origin, origin, region,
-                                         device_pitch, 0, host_pitch, 0, const_cast<T*>(host), 0,
-                                         nullptr, nullptr);
-    if (r != CL_SUCCESS) {
-      error = std::string(write ? "upload" : "download") + " failed: " + opencl::error_name(r);
-    }
-    return r == CL_SUCCESS;
-  };
-  auto upload = [&](const T* host, int rows, int cols, int ld, DeviceMatrix& out) {
-    opencl::Buffer buffer = rt.acquire(sizeof(T) * std::size_t(rows) * cols, error);
-    if (!buffer.get()) return false;
-    out = {buffer.get(), 0, rows};
-    buffers.push_back(std::move(buffer));
-    return rect(true, out.mem, host, rows, cols, ld);
-  };
-
-  DeviceMatrix da, db, dc;
-  if (product) {
-    const bool na = transa == 'N', nb = transb == 'N';
-    if (!upload(a, na ? m : k, na ? k : m, lda, da) || !upload(b, nb ? k : n, nb ? n : k, ldb, db)) {
-      cl.Finish(rt.queue());
-      return false;
-    }
-  }
-  opencl::Buffer c_buffer = rt.acquire(sizeof(T) * std::size_t(m) * n, error);
-  if (!c_buffer.get()) {
-    cl.Finish(rt.queue());
-    return false;
-  }
-  dc = {c_buffer.get(), 0, m};
-  // beta = 0: C is written, never read, so it is not uploaded.
-  bool ok = (beta == T(0) || rect(true, dc.mem, c, m, n, ldc)) &&
-            enqueue_gemm<T>(rt, kernels, transa, transb, m, n, k, alpha, da, db, beta, dc,
-                            buffers, error);
-  const cl_int finished = cl.Finish(rt.queue());
-  if (ok && finished != CL_SUCCESS) {
-    error = "the device failed: " + opencl::error_name(finished);
-    ok = false;
-  }
-  // C is written only after every kernel ran, so a failure before here
-  // leaves it as the caller gave it.
-  return ok && rect(false, dc.mem, c, m, n, ldc);
-}
-
 template bool enqueue_gemm<double>(opencl::Runtime&, Kernels&, char, char, int, int, int, double,
                                    const DeviceMatrix&, const DeviceMatrix&, double,
                                    const DeviceMatrix&, std::vector<opencl::Buffer>&,
@@ -204,11 +143,5 @@ template bool enqueue_tn<double>(opencl::Runtime&, Kernels&, const Padded&, cl_m
                                  int, double, double, const DeviceMatrix&, std::string&);
 template bool enqueue_tn<float>(opencl::Runtime&, Kernels&, const Padded&, cl_mem, cl_mem, int,
                                 int, float, float, const DeviceMatrix&, std::string&);
-template bool gemm_host<double>(opencl::Runtime&, Kernels&, char, char, int, int, int, double,
-                                const double*, int, const double*, int, double, double*, int,
-                                std::string&);
-template bool gemm_host<float>(opencl::Runtime&, Kernels&, char, char, int, int, int, float,
-                               const float*, int, const float*, int, float, float*, int,
-                               std::string&);
 
 }  // namespace switchyard::gemm

@@ -1,6 +1,6 @@
 // GEMM on the OpenCL device: the copy kernels and the TN kernel of one
-// parameter set (kernel_source.hpp) run on operands in device buffers, and
-// the host-memory form the route uses (upload, run, download).
+// parameter set (kernel_source.hpp) run on operands in device buffers. The
+// route's host-memory form is streamed_gemm.hpp.
 #pragma once
 
 #include <memory>
@@ -44,6 +44,12 @@ struct Padded {
 };
 Padded padded(const KernelParams& p, int m, int n, int k);
 
+// Enqueues the copy kernel that packs op(X) of a call into `dst`: R x K for
+// A (R = m), K x R for B (R = n), padded to Rp x Kp; `transposed` as the
+// kernel names it (A: op(A) = A^T; B: op(B) = B).
+bool enqueue_pack(opencl::Runtime& rt, Kernels& kernels, Operand which, bool transposed, int K,
+                  int R, int Kp, int Rp, const DeviceMatrix& src, cl_mem dst, std::string& error);
+
 // Enqueues the TN kernel alone on packed operands of `size`.
 template <class T>
 bool enqueue_tn(opencl::Runtime& rt, Kernels& kernels, const Padded& size, cl_mem ap, cl_mem bp,
@@ -58,13 +64,5 @@ bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char trans
                   int k, T alpha, const DeviceMatrix& a, const DeviceMatrix& b, T beta,
                   const DeviceMatrix& c, std::vector<opencl::Buffer>& scratch,
                   std::string& error);
-
-// The whole call on host operands: A, B (and C when beta != 0) go to the
-// device, the kernels run, C comes back. False with the reason in `error`
-// when any step fails, C then being untouched unless the final read failed.
-template <class T>
-bool gemm_host(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
-               int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc,
-               std::string& error);
 
 }  // namespace switchyard::gemm

@@ -1,6 +1,7 @@
 // The gpu route of sgemm/dgemm: the copy kernels and the generated TN kernel
-// on the OpenCL device (device_gemm.hpp), with the kernel parameters of the
-// device's tuning entry. Taken automatically when the cost model
+// on the OpenCL device, host operands streamed through pinned slots
+// (streamed_gemm.hpp), with the kernel parameters of the device's tuning
+// entry. Taken automatically when the cost model
 // (cost_model.hpp) says the flops pay for the transfers, and never on an
 // OpenCL CPU device (PoCL), where it runs only when forced.
 #include <climits>
@@ -12,8 +13,10 @@
 #include "config.hpp"
 #include "device/opencl_runtime.hpp"
 #include "dispatch.hpp"
+#include "fallback.hpp"
 #include "gemm/cost_model.hpp"
 #include "gemm/device_gemm.hpp"
+#include "gemm/streamed_gemm.hpp"
 #include "gemm/tuning_db.hpp"
 #include "info_hooks.hpp"
 
@@ -53,18 +56,59 @@ const char* declines(const GemmCall<T>& g) {
 }
 
 template <class T>
+GemmFn<T>* fallback_gemm() {
+  if constexpr (sizeof(T) == 8) {
+    return fallback().dgemm;
+  } else {
+    return fallback().sgemm;
+  }
+}
+
+// The blocks of C a streamed call left unwritten after it had written
+// others, in the fallback: each is the same gemm on its rows of op(A) and
+// its columns of op(B), and reads only the part of C it writes.
+template <class T>
+void finish_in_fallback(const GemmCall<T>& g, const std::vector<gemm::CBlock>& blocks) {
+  const char ta[2] = {g.transa, 0}, tb[2] = {g.transb, 0};
+  for (const gemm::CBlock& x : blocks) {
+    const T* a = g.a + (g.transa == 'N' ? std::size_t(x.row) : std::size_t(x.row) * g.lda);
+    const T* b = g.b + (g.transb == 'N' ? std::size_t(x.col) * g.ldb : std::size_t(x.col));
+    T* c = g.c + x.row + std::size_t(x.col) * g.ldc;
+    fallback_gemm<T>()(ta, tb, &x.rows, &x.cols, &g.k, &g.alpha, a, &g.lda, b, &g.ldb, &g.beta,
+                       c, &g.ldc, 1, 1);
+  }
+}
+
+// A failure before any of C was written returns false, C untouched, and the
+// whole call runs in the fallback. A failure after that can not hand the
+// call back (beta C would be read where C already holds the result), so the
+// blocks not yet written are finished here in the fallback.
+template <class T>
 bool run(const GemmCall<T>& g) {
   const char* why = nullptr;
   opencl::Runtime* rt = opencl::runtime(&why);
   std::string error;
+  std::vector<gemm::CBlock> unwritten;
   gemm::Kernels* kernels = gemm::kernels_for(*rt, selection<T>(*rt).entry.params, error);
-  if (kernels && gemm::gemm_host<T>(*rt, *kernels, g.transa, g.transb, g.m, g.n, g.k, g.alpha,
-                                    g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, error)) {
+  if (kernels &&
+      gemm::gemm_streamed<T>(*rt, *kernels, g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a,
+                             g.lda, g.b, g.ldb, g.beta, g.c, g.ldc,
+                             gemm::default_plan(kernels->params, g.n), unwritten, error)) {
     return true;
   }
-  std::fprintf(stderr, "switchyard: %cgemm on the OpenCL device failed (%s); running it in the "
-               "fallback\n", sizeof(T) == 8 ? 'd' : 's', error.c_str());
-  return false;
+  const char name = sizeof(T) == 8 ? 'd' : 's';
+  const bool untouched = !kernels || (unwritten.size() == 1 && unwritten[0].rows == g.m &&
+                                      unwritten[0].cols == g.n);
+  if (untouched) {
+    std::fprintf(stderr, "switchyard: %cgemm on the OpenCL device failed (%s); running it in the "
+                 "fallback\n", name, error.c_str());
+    return false;
+  }
+  std::fprintf(stderr, "switchyard: %cgemm on the OpenCL device failed after writing part of C "
+               "(%s); finishing %zu blocks in the fallback\n", name, error.c_str(),
+               unwritten.size());
+  finish_in_fallback(g, unwritten);
+  return true;
 }
 
 template <class T>

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -13,11 +14,13 @@
 #include <vector>
 
 #include "device/opencl_runtime.hpp"
+#include "device/opencl_staging.hpp"
 #include "device/program_cache.hpp"
 #include "gemm/cost_model.hpp"
 #include "gemm/device_gemm.hpp"
 #include "gemm/kernel_source.hpp"
 #include "gemm/nv_families.hpp"
+#include "gemm/streamed_gemm.hpp"
 #include "gemm/tuning_db.hpp"
 #include "reference_blas.hpp"
 
@@ -185,7 +188,8 @@ struct Case {
 };
 
 template <class T>
-void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsigned seed) {
+void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsigned seed,
+                const gemm::StreamPlan* plan = nullptr) {
   const int a_rows = c.ta == 'N' ? c.m : c.k, a_cols = c.ta == 'N' ? c.k : c.m;
   const int b_rows = c.tb == 'N' ? c.k : c.n, b_cols = c.tb == 'N' ? c.n : c.k;
   const int lda = std::max(1, a_rows + c.pad), ldb = std::max(1, b_rows + c.pad);
@@ -210,9 +214,13 @@ void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsi
   test::reference_gemm<T>()(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, a.data(), &lda, b.data(),
                              &ldb, &beta, expected.data(), &ldc, 1, 1);
   std::string error;
-  ASSERT_TRUE(gemm::gemm_host<T>(rt, kernels, c.ta, c.tb, c.m, c.n, c.k, alpha, a.data(), lda,
-                                 b.data(), ldb, beta, got.data(), ldc, error))
+  std::vector<gemm::CBlock> unwritten;
+  ASSERT_TRUE(gemm::gemm_streamed<T>(rt, kernels, c.ta, c.tb, c.m, c.n, c.k, alpha, a.data(),
+                                     lda, b.data(), ldb, beta, got.data(), ldc,
+                                     plan ? *plan : gemm::default_plan(kernels.params, c.n),
+                                     unwritten, error))
       << error;
+  ASSERT_TRUE(unwritten.empty());
   const double eps = std::numeric_limits<T>::epsilon();
   for (int j = 0; j < c.n; ++j) {
     for (int i = 0; i < ldc; ++i) {
@@ -226,7 +234,10 @@ void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsi
       ASSERT_NEAR(double(got[at]), double(expected[at]), tolerance)
           << c.ta << c.tb << " m=" << c.m << " n=" << c.n << " k=" << c.k << " alpha=" << c.alpha
           << " beta=" << c.beta << " at (" << i << ", " << j << ") with "
-          << gemm::describe(kernels.params);
+          << gemm::describe(kernels.params)
+          << (plan ? " panels of " + std::to_string(plan->panel_cols) + " columns, pieces of " +
+                         std::to_string(plan->piece_bytes) + " bytes"
+                   : std::string());
     }
   }
 }
@@ -300,6 +311,73 @@ TEST(GemmOpenCl, ChosenEntryRunsALargerProduct) {
   gemm::Kernels* kernels = gemm::kernels_for(*rt, s.entry.params, error);
   ASSERT_NE(kernels, nullptr) << error;
   check_case<double>(*rt, *kernels, {'T', 'N', 259, 133, 301, 1.0, 0.0, 7}, 99);
+}
+
+// Fills every free pooled device buffer and every pinned slot with NaN, so
+// that a streamed call that reads what it did not write shows it.
+template <class T>
+void poison(opencl::Runtime& rt) {
+  std::string error;
+  opencl::Staging* st = opencl::staging(rt, error);
+  ASSERT_NE(st, nullptr) << error;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  for (auto* slots : {&st->up, &st->down}) {
+    for (opencl::PinnedSlot& s : *slots) {
+      if (s.last) rt.cl().WaitForEvents(1, &s.last);
+      std::fill_n(static_cast<T*>(s.host), opencl::Staging::kSlotBytes / sizeof(T), nan);
+    }
+  }
+  std::vector<opencl::Buffer> taken;
+  for (std::size_t bytes = 64; bytes <= (std::size_t(1) << 20); bytes *= 2) {
+    taken.push_back(rt.acquire(bytes, error));
+    if (!taken.back().get()) continue;
+    rt.cl().EnqueueFillBuffer(rt.queue(), taken.back().get(), &nan, sizeof(T), 0,
+                              taken.back().bytes(), 0, nullptr, nullptr);
+  }
+  rt.cl().Finish(rt.queue());
+}
+
+// The streamed path with panels and pieces far smaller than the defaults:
+// many panels (one column wide, and widths that divide nothing), pieces of
+// part of a column and of several columns, every transpose, beta = 0 with
+// NaN in C, alpha = 0, k = 0, lda > rows, over poisoned buffers and slots.
+template <class T>
+void check_streamed(const char* text) {
+  opencl::Runtime* rt = device_or_skip();
+  if (!rt) GTEST_SKIP() << "no OpenCL device";
+  const Precision precision = sizeof(T) == 8 ? Precision::f64 : Precision::f32;
+  if (precision == Precision::f64 && !rt->device().has_fp64) GTEST_SKIP() << "no fp64";
+  std::string error;
+  gemm::Kernels* kernels = gemm::kernels_for(*rt, params(text, precision), error);
+  ASSERT_NE(kernels, nullptr) << error;
+  const gemm::StreamPlan plans[] = {{1, 7 * sizeof(T)}, {5, 40 * sizeof(T)},
+                                    {13, 1000 * sizeof(T)}};
+  const Case shapes[] = {{'N', 'N', 37, 29, 19, 1.0, 0.0, 3}, {'N', 'N', 67, 11, 45, -0.7, 0.5, 2},
+                         {'N', 'N', 3, 17, 2, 2.0, 1.0, 5},   {'N', 'N', 40, 9, 0, 1.5, 0.5, 1},
+                         {'N', 'N', 21, 17, 9, 0.0, 0.0, 4}};
+  unsigned seed = 500;
+  for (const gemm::StreamPlan& plan : plans) {
+    for (const char* pair : {"NN", "NT", "TN", "TT"}) {
+      for (Case c : shapes) {
+        c.ta = pair[0];
+        c.tb = pair[1];
+        poison<T>(*rt);
+        check_case<T>(*rt, *kernels, c, seed += 3, &plan);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(GemmOpenCl, StreamedPanelsAndPiecesDouble) { check_streamed<double>(kVariants[0]); }
+
+TEST(GemmOpenCl, StreamedPanelsAndPiecesFloat) { check_streamed<float>(kVariants[1]); }
+
+TEST(GemmStreamPlan, EighthsOfWholeTilesFrom512Columns) {
+  const KernelParams p = params(kVariants[1], Precision::f64);  // nl = 32
+  EXPECT_EQ(gemm::default_plan(p, 8192).panel_cols, 1024);
+  EXPECT_EQ(gemm::default_plan(p, 5000).panel_cols, 640);
+  EXPECT_EQ(gemm::default_plan(p, 1000).panel_cols, 512);
 }
 
 // A cache entry that is cut short, or whole but not a program the device

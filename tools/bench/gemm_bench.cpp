@@ -1,14 +1,22 @@
 // switchyard bench gemm [--precision d|s|ds] [--n LIST] [--repeat R] [--skip-host]
+//                       [--nvblas LIB] [--cpu-blas LIB]
 //
 // Device-resident: A, B and C in device memory, C <- alpha op(A) op(B) + beta C
 // for NN, NT, TN and TT at m = n = k in LIST (default 1024,2048,4096,8192)
 // and a few non-square and skinny shapes, through the gemm route's OpenCL
 // kernels (copy kernels + TN kernel, the tuning entry of the device) against
-// cuBLAS on the same GPU, measured in the same run. Each time is the best of
-// R runs, synchronised (clFinish, cudaDeviceSynchronize).
-// Host-resident: the route's whole call (upload, kernels, download) from
-// pageable host memory, for n = 4096 and 8192 in double precision.
+// cuBLAS and CLBlast (libclblast.so.1, when found) on the same GPU, measured
+// in the same run. Each time is the best of R runs, synchronised (clFinish,
+// cudaDeviceSynchronize).
+// Host-resident: the route's whole call (streamed through pinned slots) from
+// pageable host memory against NVBLAS (LIB, default
+// /usr/local/cuda/lib64/libnvblas.so, with the CPU BLAS LIB, default
+// libblas.so.3), for n = 4096 and 8192 in double precision
+// (gemm_host_bench.hpp).
 #include "gemm_bench.hpp"
+
+#include "clblast_anchor.hpp"
+#include "gemm_host_bench.hpp"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -88,6 +96,31 @@ double ours(opencl::Runtime& rt, gemm::Kernels& kernels, char ta, char tb, const
 }
 
 template <class T>
+double clblast(opencl::Runtime& rt, const Clblast& lib, char ta, char tb, const Shape3& s,
+               int repeat) {
+  if (!lib.available()) return 0;
+  const int a_rows = ta == 'N' ? s.m : s.k, a_cols = ta == 'N' ? s.k : s.m;
+  const int b_rows = tb == 'N' ? s.k : s.n, b_cols = tb == 'N' ? s.n : s.k;
+  std::string error;
+  opencl::Buffer a = rt.acquire(sizeof(T) * std::size_t(a_rows) * a_cols, error);
+  opencl::Buffer b = rt.acquire(sizeof(T) * std::size_t(b_rows) * b_cols, error);
+  opencl::Buffer c = rt.acquire(sizeof(T) * std::size_t(s.m) * s.n, error);
+  if (!a.get() || !b.get() || !c.get()) return 0;
+  const T value = T(0.5);
+  for (const opencl::Buffer* buf : {&a, &b, &c}) {
+    rt.cl().EnqueueFillBuffer(rt.queue(), buf->get(), &value, sizeof(T), 0, buf->bytes(), 0,
+                              nullptr, nullptr);
+  }
+  bool ok = true;
+  const double t = best_seconds(repeat, [&] {
+    ok = ok && lib.gemm<T>(rt.queue(), ta, tb, s.m, s.n, s.k, T(1), a.get(), a_rows, b.get(),
+                           b_rows, T(1), c.get(), s.m);
+    rt.cl().Finish(rt.queue());
+  });
+  return ok ? t : 0;
+}
+
+template <class T>
 double cublas(cublasHandle_t handle, char ta, char tb, const Shape3& s, int repeat) {
   const int a_rows = ta == 'N' ? s.m : s.k, a_cols = ta == 'N' ? s.k : s.m;
   const int b_rows = tb == 'N' ? s.k : s.n, b_cols = tb == 'N' ? s.n : s.k;
@@ -117,8 +150,8 @@ double cublas(cublasHandle_t handle, char ta, char tb, const Shape3& s, int repe
 }
 
 template <class T>
-void device_resident(opencl::Runtime& rt, cublasHandle_t handle, const std::vector<int>& sizes,
-                     int repeat) {
+void device_resident(opencl::Runtime& rt, cublasHandle_t handle, const Clblast& clblast_lib,
+                     const std::vector<int>& sizes, int repeat) {
   const gemm::Precision p = sizeof(T) == 8 ? gemm::Precision::f64 : gemm::Precision::f32;
   const gemm::Selection sel = gemm::select(rt.device(), p);
   std::string error;
@@ -130,8 +163,8 @@ void device_resident(opencl::Runtime& rt, cublasHandle_t handle, const std::vect
   std::printf("\n%cgemm, device-resident: %s, kernel %s (%s)\n", sizeof(T) == 8 ? 'd' : 's',
               rt.device().name.c_str(), gemm::describe(sel.entry.params).c_str(),
               sel.source.c_str());
-  std::printf("%-6s %6s %6s %6s %12s %12s %8s\n", "case", "m", "n", "k", "ours TF/s",
-              "cuBLAS TF/s", "ratio");
+  std::printf("%-6s %6s %6s %6s %10s %12s %13s %8s %10s\n", "case", "m", "n", "k", "ours TF/s",
+              "cuBLAS TF/s", "CLBlast TF/s", "/cuBLAS", "/CLBlast");
   std::vector<Shape3> shapes;
   for (int n : sizes) shapes.push_back({n, n, n});
   for (Shape3 s : {Shape3{8192, 8192, 256}, Shape3{8192, 256, 8192}, Shape3{256, 8192, 8192},
@@ -143,32 +176,14 @@ void device_resident(opencl::Runtime& rt, cublasHandle_t handle, const std::vect
       const double flops = 2.0 * s.m * double(s.n) * s.k;
       const double t_ours = ours<T>(rt, *kernels, c[0], c[1], s, repeat);
       const double t_cublas = cublas<T>(handle, c[0], c[1], s, repeat);
-      const double r_ours = t_ours > 0 ? flops / t_ours * 1e-12 : 0;
-      const double r_cublas = t_cublas > 0 ? flops / t_cublas * 1e-12 : 0;
-      std::printf("%-6s %6d %6d %6d %12.2f %12.2f %8.2f\n", c, s.m, s.n, s.k, r_ours, r_cublas,
-                  r_cublas > 0 ? r_ours / r_cublas : 0.0);
+      const double t_clblast = clblast<T>(rt, clblast_lib, c[0], c[1], s, repeat);
+      const auto rate = [&](double t) { return t > 0 ? flops / t * 1e-12 : 0.0; };
+      const double r_ours = rate(t_ours), r_cublas = rate(t_cublas), r_clblast = rate(t_clblast);
+      std::printf("%-6s %6d %6d %6d %10.2f %12.2f %13.2f %8.2f %10.2f\n", c, s.m, s.n, s.k,
+                  r_ours, r_cublas, r_clblast, r_cublas > 0 ? r_ours / r_cublas : 0.0,
+                  r_clblast > 0 ? r_ours / r_clblast : 0.0);
       std::fflush(stdout);
     }
-  }
-}
-
-void host_resident(opencl::Runtime& rt, int repeat) {
-  const gemm::Selection sel = gemm::select(rt.device(), gemm::Precision::f64);
-  std::string error;
-  gemm::Kernels* kernels = gemm::kernels_for(rt, sel.entry.params, error);
-  if (!kernels) return;
-  std::printf("\ndgemm NN, host-resident (pageable), the route's whole call\n%6s %10s %10s\n",
-              "n", "ms", "TF/s");
-  for (int n : {4096, 8192}) {
-    std::vector<double> a(std::size_t(n) * n, 0.5), b(std::size_t(n) * n, 0.25),
-        c(std::size_t(n) * n, 0.0);
-    bool ok = true;
-    const double t = best_seconds(repeat, [&] {
-      ok = ok && gemm::gemm_host<double>(rt, *kernels, 'N', 'N', n, n, n, 1.0, a.data(), n,
-                                         b.data(), n, 0.0, c.data(), n, error);
-    });
-    if (!ok) std::fprintf(stderr, "failed: %s\n", error.c_str());
-    std::printf("%6d %10.1f %10.2f\n", n, t * 1e3, 2.0 * n * double(n) * n / t * 1e-12);
   }
 }
 
@@ -179,9 +194,17 @@ int gemm_main(int argc, char** argv) {
   std::vector<int> sizes = {1024, 2048, 4096, 8192};
   int repeat = 3;
   bool host = true;
+  std::string nvblas = "/usr/local/cuda/lib64/libnvblas.so", cpu_blas = "libblas.so.3";
+  if (argc == 3 && std::strcmp(argv[0], "--dgemm-once") == 0) {
+    return gemm_once(std::atoi(argv[1]), std::atoi(argv[2]));
+  }
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--precision" && i + 1 < argc) {
+    if (a == "--nvblas" && i + 1 < argc) {
+      nvblas = argv[++i];
+    } else if (a == "--cpu-blas" && i + 1 < argc) {
+      cpu_blas = argv[++i];
+    } else if (a == "--precision" && i + 1 < argc) {
       precisions = argv[++i];
     } else if (a == "--n" && i + 1 < argc) {
       sizes = parse_list(argv[++i]);
@@ -192,10 +215,15 @@ int gemm_main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: switchyard bench gemm [--precision d|s|ds] [--n LIST] [--repeat R] "
-                   "[--skip-host]\n");
+                   "[--skip-host] [--nvblas LIB] [--cpu-blas LIB]\n");
       return 2;
     }
   }
+  // The host-resident children run first: while this process held its
+  // OpenCL and CUDA contexts, the route's call in a child ran 100 times
+  // slower (1548 ms against 15 ms for n = 4096 on the H200).
+  if (host) gemm_host_resident(repeat, nvblas, cpu_blas);
+  if (precisions.find_first_of("ds") == std::string::npos) return 0;
   const char* why = nullptr;
   opencl::Runtime* rt = opencl::runtime(&why);
   if (!rt) {
@@ -207,9 +235,14 @@ int gemm_main(int argc, char** argv) {
     std::fprintf(stderr, "bench gemm: cuBLAS does not start\n");
     return 1;
   }
-  if (precisions.find('d') != std::string::npos) device_resident<double>(*rt, handle, sizes, repeat);
-  if (precisions.find('s') != std::string::npos) device_resident<float>(*rt, handle, sizes, repeat);
-  if (host) host_resident(*rt, repeat);
+  const Clblast clblast_lib;
+  if (!clblast_lib.available()) std::printf("CLBlast: libclblast.so.1 not found\n");
+  if (precisions.find('d') != std::string::npos) {
+    device_resident<double>(*rt, handle, clblast_lib, sizes, repeat);
+  }
+  if (precisions.find('s') != std::string::npos) {
+    device_resident<float>(*rt, handle, clblast_lib, sizes, repeat);
+  }
   cublasDestroy(handle);
   return 0;
 }

@@ -1,0 +1,55 @@
+#include "device/opencl_staging.hpp"
+
+namespace switchyard::opencl {
+
+bool Staging::start(Runtime& rt, std::string& error) {
+  const Api& cl = rt.cl();
+  cl_int r = CL_SUCCESS;
+  upload = cl.CreateCommandQueue(rt.context(), rt.device_id(), 0, &r);
+  if (r == CL_SUCCESS) download = cl.CreateCommandQueue(rt.context(), rt.device_id(), 0, &r);
+  if (r != CL_SUCCESS) {
+    error = "clCreateCommandQueue for transfers failed: " + error_name(r);
+    return false;
+  }
+  for (std::vector<PinnedSlot>* slots : {&up, &down}) {
+    const int count = slots == &up ? kUploadSlots : kDownloadSlots;
+    for (int i = 0; i < count; ++i) {
+      cl_mem mem = cl.CreateBuffer(rt.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                   kSlotBytes, nullptr, &r);
+      if (r != CL_SUCCESS) {
+        error = "pinned staging of " + std::to_string(kSlotBytes) + " bytes failed: " +
+                error_name(r);
+        return false;
+      }
+      buffers_.push_back(mem);
+      void* host = cl.EnqueueMapBuffer(rt.queue(), mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                       kSlotBytes, 0, nullptr, nullptr, &r);
+      if (r != CL_SUCCESS) {
+        error = "mapping the pinned staging failed: " + error_name(r);
+        return false;
+      }
+      slots->push_back({host, nullptr});
+    }
+  }
+  return true;
+}
+
+Staging* staging(Runtime& rt, std::string& error) {
+  static std::mutex mutex;
+  static Staging* made = nullptr;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (made) return made;
+  // Kept until exit, as the runtime is; a failed start keeps what it made
+  // (the context owns it) and the next call tries again.
+  Staging* s = new Staging();
+  if (!s->start(rt, error)) return nullptr;
+  made = s;
+  return made;
+}
+
+void hold(const Api& cl, PinnedSlot& slot, cl_event event) {
+  if (slot.last) cl.ReleaseEvent(slot.last);
+  slot.last = event;
+}
+
+}  // namespace switchyard::opencl

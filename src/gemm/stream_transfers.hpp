@@ -1,0 +1,194 @@
+// The two directions of a streamed call, each a pipeline through the pinned
+// slots (device/opencl_staging.hpp):
+//  - upload: host threads copy pieces into the upload slots up to
+//    kUploadSlots - 1 ahead; the calling thread enqueues each piece's
+//    transfer as soon as it is packed, and after the last piece of each
+//    stage calls back (the caller enqueues the kernels that use the stage);
+//  - download: a worker thread takes the pieces of each stage handed to it,
+//    enqueues their transfers behind the event that produces them, and host
+//    threads copy each piece out of its slot once it arrived.
+// A slot is filled again only once its last transfer, of this call or an
+// earlier one, has left it.
+#pragma once
+
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "device/opencl_staging.hpp"
+#include "gemm/stream_pieces.hpp"
+
+namespace switchyard::gemm {
+
+// A host copy of a piece below 1 MiB costs less than starting a thread for
+// it: it runs in the thread that waits for it. (The LAPACK test suites,
+// whose gemm calls are small, ran 4 times longer with a thread per piece.)
+template <class T>
+std::launch copy_policy(const Piece<T>& p) {
+  const std::size_t bytes = sizeof(T) * std::size_t(p.rows) * std::size_t(p.cols);
+  return bytes >= (std::size_t(1) << 20) ? std::launch::async : std::launch::deferred;
+}
+
+// Uploads stages[0], stages[1], ... in order on the staging's upload queue.
+// After the last piece of stage s is enqueued, `after(s, event)` runs with
+// the event of that transfer (null for a stage with no pieces) and returns
+// false to stop. Returns false with the reason in `error` on the first
+// failure; every host copy has ended when it returns.
+template <class T, class After>
+bool upload(const opencl::Api& cl, opencl::Staging& st,
+            const std::vector<std::vector<Piece<T>>>& stages, After&& after, std::string& error) {
+  std::vector<const Piece<T>*> order;
+  std::vector<int> stage_of;
+  for (std::size_t s = 0; s < stages.size(); ++s) {
+    for (const Piece<T>& p : stages[s]) order.push_back(&p), stage_of.push_back(int(s));
+  }
+  const int count = int(order.size()), slots = int(st.up.size());
+  std::vector<std::future<void>> packed(order.size());
+  const auto start = [&](int c) {
+    packed[c] = std::async(copy_policy(*order[c]), [&, c] {
+      opencl::PinnedSlot& slot = st.up[c % slots];
+      // Failed or not, a transfer that ended has left the slot.
+      if (slot.last) cl.WaitForEvents(1, &slot.last);
+      pack(*order[c], static_cast<T*>(slot.host));
+    });
+  };
+  for (int c = 0; c < std::min(count, slots - 1); ++c) start(c);
+  bool ok = true;
+  int next_stage = 0;  // the first stage whose callback has not run
+  const auto stages_before = [&](int end) {
+    for (; ok && next_stage < end; ++next_stage) {
+      if (stages[next_stage].empty()) ok = after(next_stage, cl_event(nullptr));
+    }
+  };
+  for (int c = 0; c < count; ++c) {
+    if (ok && c + slots - 1 < count) start(c + slots - 1);
+    if (packed[c].valid()) packed[c].wait();
+    stages_before(stage_of[c]);
+    if (!ok) continue;
+    cl_event done = nullptr;
+    const cl_int r = enqueue_move(cl, st.upload, true, *order[c], st.up[c % slots].host, 0,
+                                  nullptr, &done);
+    if (r != CL_SUCCESS) {
+      error = "upload failed: " + opencl::error_name(r);
+      ok = false;
+      continue;
+    }
+    opencl::hold(cl, st.up[c % slots], done);
+    cl.Flush(st.upload);
+    if (c + 1 == count || stage_of[c + 1] != stage_of[c]) {
+      ok = after(stage_of[c], done);
+      next_stage = stage_of[c] + 1;
+    }
+  }
+  stages_before(int(stages.size()));
+  for (std::future<void>& f : packed) {
+    if (f.valid()) f.wait();
+  }
+  return ok;
+}
+
+// Downloads the pieces of each stage handed to it, on a worker thread, into
+// the host: written[i] becomes 1 once piece i of the flattened list is in
+// host memory, which happens only for a transfer that completed.
+template <class T>
+class Download {
+ public:
+  Download(const opencl::Api& cl, opencl::Staging& st,
+           const std::vector<std::vector<Piece<T>>>& stages)
+      : cl_(cl), st_(st), stages_(stages) {
+    for (const auto& s : stages) {
+      first_.push_back(int(written_.size()));
+      written_.resize(written_.size() + s.size(), 0);
+    }
+    worker_ = std::thread([this] { run(); });
+  }
+  Download(const Download&) = delete;
+  Download& operator=(const Download&) = delete;
+  ~Download() { finish(); }
+
+  // Stage s is produced by the work `ready` ends (this takes its reference).
+  void hand(int s, cl_event ready) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    handed_.push_back({s, ready});
+    changed_.notify_one();
+  }
+
+  // No more stages: returns once every piece handed over is in host memory
+  // or has failed. The reason of a failure in `error`, if any.
+  void finish() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closed_ = true;
+      changed_.notify_one();
+    }
+    if (worker_.joinable()) worker_.join();
+  }
+  const std::string& error() const { return error_; }
+  const std::vector<char>& written() const { return written_; }
+  int first(int stage) const { return first_[stage]; }
+
+ private:
+  void run() {
+    const int slots = int(st_.down.size());
+    std::vector<std::future<void>> unpacked(static_cast<std::size_t>(slots));
+    int used = 0;
+    for (;;) {
+      std::pair<int, cl_event> next;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait(lock, [&] { return closed_ || !handed_.empty(); });
+        if (handed_.empty()) break;
+        next = handed_.front();
+        handed_.erase(handed_.begin());
+      }
+      const std::vector<Piece<T>>& pieces = stages_[next.first];
+      for (std::size_t i = 0; i < pieces.size() && error_.empty(); ++i, ++used) {
+        const int slot = used % slots;
+        if (unpacked[slot].valid()) unpacked[slot].wait();
+        cl_event arrived = nullptr;
+        const cl_int r = enqueue_move(cl_, st_.download, false, pieces[i], st_.down[slot].host, 1,
+                                      &next.second, &arrived);
+        if (r != CL_SUCCESS) {
+          error_ = "download failed: " + opencl::error_name(r);
+          break;
+        }
+        cl_.Flush(st_.download);
+        const int index = first_[next.first] + int(i);
+        unpacked[slot] = std::async(copy_policy(pieces[i]), [this, arrived, slot, index, &pieces, i] {
+          cl_int status = CL_QUEUED;
+          if (cl_.WaitForEvents(1, &arrived) == CL_SUCCESS) {
+            cl_.GetEventInfo(arrived, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                             nullptr);
+          }
+          if (status == CL_COMPLETE) {
+            unpack(static_cast<const T*>(st_.down[slot].host), pieces[i]);
+            written_[index] = 1;
+          }
+          cl_.ReleaseEvent(arrived);
+        });
+      }
+      if (next.second) cl_.ReleaseEvent(next.second);
+    }
+    for (std::future<void>& f : unpacked) {
+      if (f.valid()) f.wait();
+    }
+  }
+
+  const opencl::Api& cl_;
+  opencl::Staging& st_;
+  const std::vector<std::vector<Piece<T>>>& stages_;
+  std::vector<int> first_;
+  std::vector<char> written_;
+  std::string error_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::pair<int, cl_event>> handed_;
+  bool closed_ = false;
+  std::thread worker_;
+};
+
+}  // namespace switchyard::gemm

@@ -1,0 +1,139 @@
+#include "gemm/streamed_gemm.hpp"
+
+#include <algorithm>
+
+#include "device/opencl_staging.hpp"
+#include "gemm/stream_transfers.hpp"
+
+namespace switchyard::gemm {
+
+StreamPlan default_plan(const KernelParams& p, int n) {
+  const int columns = std::max((n + 7) / 8, kMinPanelCols);
+  return {(columns + p.nl - 1) / p.nl * p.nl, opencl::Staging::kSlotBytes};
+}
+
+template <class T>
+bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
+                   int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c,
+                   int ldc, const StreamPlan& plan, std::vector<CBlock>& unwritten,
+                   std::string& error) {
+  unwritten.clear();
+  if (m <= 0 || n <= 0) return true;
+  unwritten.assign(1, CBlock{0, 0, m, n});
+  opencl::Staging* st = opencl::staging(rt, error);
+  if (!st) return false;
+  std::lock_guard<std::mutex> lock(st->busy);
+  const opencl::Api& cl = rt.cl();
+
+  const bool product = alpha != T(0) && k > 0;
+  const bool na = transa == 'N', nb = transb == 'N';
+  const long a_rows = na ? m : k, a_cols = na ? k : m;
+  const long b_rows = nb ? k : n, b_cols = nb ? n : k;
+  const int width = std::min(n, std::max(1, plan.panel_cols));
+  const int panels = (n + width - 1) / width;
+  const Padded widest = padded(kernels.params, m, width, product ? k : 0);
+
+  // Device memory: A and B as they come, C, packed A, and packed panels of
+  // op(B) in turn (the kernel queue runs in order, so panel j + 2 is packed
+  // only after the TN kernel of panel j read its buffer).
+  std::vector<opencl::Buffer> held;
+  const auto acquire = [&](std::size_t elements) {
+    opencl::Buffer buffer = rt.acquire(sizeof(T) * elements, error);
+    cl_mem mem = buffer.get();
+    if (mem) held.push_back(std::move(buffer));
+    return mem;
+  };
+  cl_mem dc = acquire(std::size_t(m) * n);
+  if (!dc) return false;
+  cl_mem da = dc, db = dc, ap = dc, bp[2] = {dc, dc};  // never read without a product
+  if (product) {
+    da = acquire(std::size_t(a_rows) * a_cols);
+    db = da ? acquire(std::size_t(b_rows) * b_cols) : nullptr;
+    ap = db ? acquire(std::size_t(widest.kp) * widest.mp) : nullptr;
+    bp[0] = ap ? acquire(std::size_t(widest.kp) * widest.np) : nullptr;
+    bp[1] = bp[0] && panels > 1 ? acquire(std::size_t(widest.kp) * widest.np) : bp[0];
+    if (!bp[1]) return false;
+  }
+
+  // Stage 0 uploads A, stage 1 + j the panel j of op(B) and of C (beta != 0).
+  const std::size_t elems = std::max<std::size_t>(1, plan.piece_bytes / sizeof(T));
+  std::vector<std::vector<Piece<T>>> up(std::size_t(panels) + 1);
+  std::vector<std::vector<Piece<T>>> down(static_cast<std::size_t>(panels));
+  T* const a_host = const_cast<T*>(a);  // only read: uploads copy from it
+  T* const b_host = const_cast<T*>(b);
+  if (product) split(a_host, lda, a_rows, a_cols, da, a_rows, 0, 0, elems, up[0]);
+  for (int j = 0; j < panels; ++j) {
+    const long j0 = long(j) * width, nj = std::min<long>(width, n - j0);
+    if (product && nb) split(b_host + j0 * ldb, ldb, k, nj, db, b_rows, 0, j0, elems, up[1 + j]);
+    if (product && !nb) split(b_host + j0, ldb, nj, k, db, b_rows, j0, 0, elems, up[1 + j]);
+    if (beta != T(0)) split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, up[1 + j]);
+    split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, down[j]);
+  }
+
+  Download<T> download(cl, *st, down);
+  cl_command_queue kernel_queue = rt.queue();
+  const auto after = [&](int stage, cl_event uploaded) {
+    if (uploaded) {
+      const cl_int r = cl.EnqueueBarrierWithWaitList(kernel_queue, 1, &uploaded, nullptr);
+      if (r != CL_SUCCESS) {
+        error = "clEnqueueBarrierWithWaitList failed: " + opencl::error_name(r);
+        return false;
+      }
+    }
+    if (stage == 0) {
+      return !product || enqueue_pack(rt, kernels, Operand::a, !na, k, m, widest.kp, widest.mp,
+                                      {da, 0, int(a_rows)}, ap, error);
+    }
+    const int j = stage - 1, j0 = j * width, nj = std::min(width, n - j0);
+    const Padded size = padded(kernels.params, m, nj, product ? k : 0);
+    const DeviceMatrix b_panel{db, nb ? long(j0) * b_rows : long(j0), int(b_rows)};
+    if ((product && !enqueue_pack(rt, kernels, Operand::b, nb, k, nj, size.kp, size.np, b_panel,
+                                  bp[j % 2], error)) ||
+        !enqueue_tn<T>(rt, kernels, size, ap, bp[j % 2], m, nj, alpha, beta,
+                       {dc, long(j0) * m, m}, error)) {
+      return false;
+    }
+    cl_event computed = nullptr;
+    const cl_int r = cl.EnqueueMarkerWithWaitList(kernel_queue, 0, nullptr, &computed);
+    if (r != CL_SUCCESS) {
+      error = "clEnqueueMarkerWithWaitList failed: " + opencl::error_name(r);
+      return false;
+    }
+    cl.Flush(kernel_queue);
+    download.hand(j, computed);
+    return true;
+  };
+  const bool uploaded = upload<T>(cl, *st, up, after, error);
+  download.finish();
+  // Nothing may still use the device buffers when they go back to the pool.
+  cl.Finish(st->upload);
+  cl.Finish(kernel_queue);
+  cl.Finish(st->download);
+
+  unwritten.clear();
+  bool none = true;
+  for (int j = 0; j < panels; ++j) {
+    for (std::size_t i = 0; i < down[j].size(); ++i) {
+      const Piece<T>& p = down[j][i];
+      if (download.written()[std::size_t(download.first(j)) + i]) {
+        none = false;
+      } else {
+        unwritten.push_back({int(p.row), int(p.col), int(p.rows), int(p.cols)});
+      }
+    }
+  }
+  if (unwritten.empty()) return true;
+  if (uploaded && download.error().empty()) error = "a transfer or kernel failed on the device";
+  if (uploaded && !download.error().empty()) error = download.error();
+  if (none) unwritten.assign(1, CBlock{0, 0, m, n});
+  return false;
+}
+
+template bool gemm_streamed<double>(opencl::Runtime&, Kernels&, char, char, int, int, int, double,
+                                    const double*, int, const double*, int, double, double*, int,
+                                    const StreamPlan&, std::vector<CBlock>&, std::string&);
+template bool gemm_streamed<float>(opencl::Runtime&, Kernels&, char, char, int, int, int, float,
+                                   const float*, int, const float*, int, float, float*, int,
+                                   const StreamPlan&, std::vector<CBlock>&, std::string&);
+
+}  // namespace switchyard::gemm

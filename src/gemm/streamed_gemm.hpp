@@ -1,0 +1,54 @@
+// The gemm route on host operands: C is cut into panels of columns, and
+// the pieces of A, of each panel of op(B) (and of C when beta != 0) stream
+// to the device through pinned slots while the kernels run on the panels
+// already there and the panels of C already done stream back:
+//
+//   upload queue    A | B0 C0 | B1 C1 | B2 C2 | ...
+//   kernel queue         pack A, pack B0, TN 0 | pack B1, TN 1 | ...
+//   download queue                       C0    |      C1       | ...
+//
+// with host threads copying between the caller's pageable memory and the
+// slots on both ends (stream_transfers.hpp).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "device/opencl_runtime.hpp"
+#include "gemm/device_gemm.hpp"
+
+namespace switchyard::gemm {
+
+struct StreamPlan {
+  int panel_cols;           // columns of C per panel
+  std::size_t piece_bytes;  // at most this many bytes per transfer (and slot)
+};
+
+// Panels of about n / 8 columns, whole tiles of the kernel, and pieces of a
+// whole slot: eight panels keep the last download, the part that overlaps
+// nothing, to an eighth of C. Narrower panels than kMinPanelCols do not pay
+// for their launches and synchronisation: the forced LAPACK suites on PoCL,
+// whose calls are small, took 5 times longer with eight panels per call.
+inline constexpr int kMinPanelCols = 512;
+StreamPlan default_plan(const KernelParams& p, int n);
+
+// A rectangle of C: rows [row, row + rows), columns [col, col + cols).
+struct CBlock {
+  int row, col, rows, cols;
+};
+
+// C <- alpha op(A) op(B) + beta C on host operands, any transpose and ld;
+// beta = 0 never reads C, alpha = 0 or k = 0 reads neither A nor B. True
+// when all of C is written. Otherwise false, the reason in `error`, and
+// `unwritten` lists the blocks of C that still hold what the caller gave:
+// all of C when the failure came before any of C was written (then C is
+// untouched); after that, the parts whose download did not complete, while
+// every other part holds its final value.
+template <class T>
+bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
+                   int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c,
+                   int ldc, const StreamPlan& plan, std::vector<CBlock>& unwritten,
+                   std::string& error);
+
+}  // namespace switchyard::gemm
