@@ -59,8 +59,9 @@ inline std::vector<int> parse_list(const char* text) {
   std::vector<int> values;
   for (const char* p = text; *p;) {
     char* end = nullptr;
-    values.push_back(int(std::strtol(p, &end, 10)));
+    const long value = std::strtol(p, &end, 10);
     if (end == p) break;
+    values.push_back(int(value));
     p = *end == ',' ? end + 1 : end;
   }
   return values;

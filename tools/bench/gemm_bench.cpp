@@ -15,6 +15,7 @@
 // (gemm_host_bench.hpp).
 #include "gemm_bench.hpp"
 
+#include "bench_util.hpp"
 #include "clblast_anchor.hpp"
 #include "gemm_host_bench.hpp"
 
@@ -41,18 +42,6 @@ using Clock = std::chrono::steady_clock;
 struct Shape3 {
   int m, n, k;
 };
-
-std::vector<int> parse_list(const char* text) {
-  std::vector<int> values;
-  for (const char* p = text; *p;) {
-    char* end = nullptr;
-    const long v = std::strtol(p, &end, 10);
-    if (end == p) break;
-    values.push_back(int(v));
-    p = *end == ',' ? end + 1 : end;
-  }
-  return values;
-}
 
 template <class F>
 double best_seconds(int repeat, F&& run) {
