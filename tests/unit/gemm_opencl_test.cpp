@@ -117,10 +117,10 @@ TEST(GemmCostModel, LargeProductsPayAndSmallOnesDoNot) {
 
 // ---- On the OpenCL device --------------------------------------------------
 
-opencl::Runtime* device_or_skip() {
+// The OpenCL device, or null (the test then skips).
+opencl::Runtime* device() {
   const char* why = nullptr;
-  opencl::Runtime* rt = opencl::runtime(&why);
-  return rt;
+  return opencl::runtime(&why);
 }
 
 struct Case {
@@ -179,7 +179,7 @@ void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsi
 
 template <class T>
 void check_variant(const char* text) {
-  opencl::Runtime* rt = device_or_skip();
+  opencl::Runtime* rt = device();
   if (!rt) GTEST_SKIP() << "no OpenCL device";
   const Precision precision = sizeof(T) == 8 ? Precision::f64 : Precision::f32;
   if (precision == Precision::f64 && !rt->device().has_fp64) GTEST_SKIP() << "no fp64";
@@ -218,7 +218,7 @@ TEST(GemmOpenCl, FloatEveryLayoutAndTranspose) {
 }
 
 TEST(GemmOpenCl, ChosenEntryRunsALargerProduct) {
-  opencl::Runtime* rt = device_or_skip();
+  opencl::Runtime* rt = device();
   if (!rt) GTEST_SKIP() << "no OpenCL device";
   const gemm::Selection s = gemm::select(rt->device(), Precision::f64);
   std::string error;
@@ -230,7 +230,7 @@ TEST(GemmOpenCl, ChosenEntryRunsALargerProduct) {
 // A cache entry that is cut short, or whole but not a program the device
 // takes, costs a rebuild, never the call.
 TEST(GemmOpenCl, CorruptCacheEntriesAreRebuilt) {
-  opencl::Runtime* rt = device_or_skip();
+  opencl::Runtime* rt = device();
   if (!rt) GTEST_SKIP() << "no OpenCL device";
   std::vector<unsigned char> junk(64, 0x5a);
   program_cache::store("cl-test-entry.bin", junk);
