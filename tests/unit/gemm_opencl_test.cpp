@@ -174,10 +174,10 @@ TEST(GemmCostModel, LargeProductsPayAndSmallOnesDoNot) {
 
 // ---- On the OpenCL device --------------------------------------------------
 
-opencl::Runtime* device_or_skip() {
+// The OpenCL device, or null (the test then skips).
+opencl::Runtime* device() {
   const char* why = nullptr;
-  opencl::Runtime* rt = opencl::runtime(&why);
-  return rt;
+  return opencl::runtime(&why);
 }
 
 struct Case {
@@ -244,7 +244,7 @@ void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsi
 
 template <class T>
 void check_variant(const char* text) {
-  opencl::Runtime* rt = device_or_skip();
+  opencl::Runtime* rt = device();
   if (!rt) GTEST_SKIP() << "no OpenCL device";
   const Precision precision = sizeof(T) == 8 ? Precision::f64 : Precision::f32;
   if (precision == Precision::f64 && !rt->device().has_fp64) GTEST_SKIP() << "no fp64";
@@ -291,7 +291,7 @@ TEST(GemmOpenCl, PortableFfmaFamilyEveryTranspose) {
 
 // The NVIDIA-only kernels, on an NVIDIA device (the GPU machine), through the whole route.
 TEST(GemmOpenCl, NvidiaFamiliesEveryTranspose) {
-  opencl::Runtime* rt = device_or_skip();
+  opencl::Runtime* rt = device();
   if (!rt || rt->device().nv_compute_capability < 80) GTEST_SKIP() << "no NVIDIA OpenCL device";
   const gemm::DeviceLimits limits{rt->device().max_work_group, rt->device().local_memory,
                                   rt->device().nv_compute_capability};
@@ -304,7 +304,7 @@ TEST(GemmOpenCl, NvidiaFamiliesEveryTranspose) {
 }
 
 TEST(GemmOpenCl, ChosenEntryRunsALargerProduct) {
-  opencl::Runtime* rt = device_or_skip();
+  opencl::Runtime* rt = device();
   if (!rt) GTEST_SKIP() << "no OpenCL device";
   const gemm::Selection s = gemm::select(rt->device(), Precision::f64);
   std::string error;
@@ -343,7 +343,7 @@ void poison(opencl::Runtime& rt) {
 // NaN in C, alpha = 0, k = 0, lda > rows, over poisoned buffers and slots.
 template <class T>
 void check_streamed(const char* text) {
-  opencl::Runtime* rt = device_or_skip();
+  opencl::Runtime* rt = device();
   if (!rt) GTEST_SKIP() << "no OpenCL device";
   const Precision precision = sizeof(T) == 8 ? Precision::f64 : Precision::f32;
   if (precision == Precision::f64 && !rt->device().has_fp64) GTEST_SKIP() << "no fp64";
@@ -383,7 +383,7 @@ TEST(GemmStreamPlan, EighthsOfWholeTilesFrom512Columns) {
 // A cache entry that is cut short, or whole but not a program the device
 // takes, costs a rebuild, never the call.
 TEST(GemmOpenCl, CorruptCacheEntriesAreRebuilt) {
-  opencl::Runtime* rt = device_or_skip();
+  opencl::Runtime* rt = device();
   if (!rt) GTEST_SKIP() << "no OpenCL device";
   std::vector<unsigned char> junk(64, 0x5a);
   program_cache::store("cl-test-entry.bin", junk);
