@@ -55,26 +55,45 @@ double best_seconds(int repeat, F&& run) {
   return best;
 }
 
+// op(A), op(B) and C of one product on the OpenCL device, filled with 0.5; a, b or c is
+// null when the device has no room.
+struct DeviceOperands {
+  int a_rows, b_rows;
+  opencl::Buffer a, b, c;
+  bool complete() const { return a.get() && b.get() && c.get(); }
+};
+
 template <class T>
-double ours(opencl::Runtime& rt, gemm::Kernels& kernels, char ta, char tb, const Shape3& s,
-            int repeat) {
-  const int a_rows = ta == 'N' ? s.m : s.k, a_cols = ta == 'N' ? s.k : s.m;
-  const int b_rows = tb == 'N' ? s.k : s.n, b_cols = tb == 'N' ? s.n : s.k;
+DeviceOperands device_operands(opencl::Runtime& rt, char ta, char tb, const Shape3& s) {
+  DeviceOperands o;
+  o.a_rows = ta == 'N' ? s.m : s.k;
+  o.b_rows = tb == 'N' ? s.k : s.n;
+  const int a_cols = ta == 'N' ? s.k : s.m, b_cols = tb == 'N' ? s.n : s.k;
   std::string error;
-  opencl::Buffer a = rt.acquire(sizeof(T) * std::size_t(a_rows) * a_cols, error);
-  opencl::Buffer b = rt.acquire(sizeof(T) * std::size_t(b_rows) * b_cols, error);
-  opencl::Buffer c = rt.acquire(sizeof(T) * std::size_t(s.m) * s.n, error);
-  if (!a.get() || !b.get() || !c.get()) return 0;
+  o.a = rt.acquire(sizeof(T) * std::size_t(o.a_rows) * a_cols, error);
+  o.b = rt.acquire(sizeof(T) * std::size_t(o.b_rows) * b_cols, error);
+  o.c = rt.acquire(sizeof(T) * std::size_t(s.m) * s.n, error);
+  if (!o.complete()) return o;
   const T value = T(0.5);
-  for (const opencl::Buffer* buf : {&a, &b, &c}) {
+  for (const opencl::Buffer* buf : {&o.a, &o.b, &o.c}) {
     rt.cl().EnqueueFillBuffer(rt.queue(), buf->get(), &value, sizeof(T), 0, buf->bytes(), 0,
                               nullptr, nullptr);
   }
+  return o;
+}
+
+template <class T>
+double ours(opencl::Runtime& rt, gemm::Kernels& kernels, char ta, char tb, const Shape3& s,
+            int repeat) {
+  const DeviceOperands o = device_operands<T>(rt, ta, tb, s);
+  if (!o.complete()) return 0;
+  std::string error;
   bool ok = true;
   const double t = best_seconds(repeat, [&] {
     std::vector<opencl::Buffer> scratch;
-    ok = ok && gemm::enqueue_gemm<T>(rt, kernels, ta, tb, s.m, s.n, s.k, T(1), {a.get(), 0, a_rows},
-                                     {b.get(), 0, b_rows}, T(1), {c.get(), 0, s.m}, scratch, error);
+    ok = ok && gemm::enqueue_gemm<T>(rt, kernels, ta, tb, s.m, s.n, s.k, T(1),
+                                     {o.a.get(), 0, o.a_rows}, {o.b.get(), 0, o.b_rows}, T(1),
+                                     {o.c.get(), 0, s.m}, scratch, error);
     rt.cl().Finish(rt.queue());
   });
   if (!ok) {
@@ -88,22 +107,12 @@ template <class T>
 double clblast(opencl::Runtime& rt, const Clblast& lib, char ta, char tb, const Shape3& s,
                int repeat) {
   if (!lib.available()) return 0;
-  const int a_rows = ta == 'N' ? s.m : s.k, a_cols = ta == 'N' ? s.k : s.m;
-  const int b_rows = tb == 'N' ? s.k : s.n, b_cols = tb == 'N' ? s.n : s.k;
-  std::string error;
-  opencl::Buffer a = rt.acquire(sizeof(T) * std::size_t(a_rows) * a_cols, error);
-  opencl::Buffer b = rt.acquire(sizeof(T) * std::size_t(b_rows) * b_cols, error);
-  opencl::Buffer c = rt.acquire(sizeof(T) * std::size_t(s.m) * s.n, error);
-  if (!a.get() || !b.get() || !c.get()) return 0;
-  const T value = T(0.5);
-  for (const opencl::Buffer* buf : {&a, &b, &c}) {
-    rt.cl().EnqueueFillBuffer(rt.queue(), buf->get(), &value, sizeof(T), 0, buf->bytes(), 0,
-                              nullptr, nullptr);
-  }
+  const DeviceOperands o = device_operands<T>(rt, ta, tb, s);
+  if (!o.complete()) return 0;
   bool ok = true;
   const double t = best_seconds(repeat, [&] {
-    ok = ok && lib.gemm<T>(rt.queue(), ta, tb, s.m, s.n, s.k, T(1), a.get(), a_rows, b.get(),
-                           b_rows, T(1), c.get(), s.m);
+    ok = ok && lib.gemm<T>(rt.queue(), ta, tb, s.m, s.n, s.k, T(1), o.a.get(), o.a_rows,
+                           o.b.get(), o.b_rows, T(1), o.c.get(), s.m);
     rt.cl().Finish(rt.queue());
   });
   return ok ? t : 0;
