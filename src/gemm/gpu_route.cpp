@@ -16,6 +16,7 @@
 #include "fallback.hpp"
 #include "gemm/cost_model.hpp"
 #include "gemm/device_gemm.hpp"
+#include "gemm/finish_blocks.hpp"
 #include "gemm/streamed_gemm.hpp"
 #include "gemm/tuning_db.hpp"
 #include "info_hooks.hpp"
@@ -64,21 +65,6 @@ GemmFn<T>* fallback_gemm() {
   }
 }
 
-// The blocks of C a streamed call left unwritten after it had written
-// others, in the fallback: each is the same gemm on its rows of op(A) and
-// its columns of op(B), and reads only the part of C it writes.
-template <class T>
-void finish_in_fallback(const GemmCall<T>& g, const std::vector<gemm::CBlock>& blocks) {
-  const char ta[2] = {g.transa, 0}, tb[2] = {g.transb, 0};
-  for (const gemm::CBlock& x : blocks) {
-    const T* a = g.a + (g.transa == 'N' ? std::size_t(x.row) : std::size_t(x.row) * g.lda);
-    const T* b = g.b + (g.transb == 'N' ? std::size_t(x.col) * g.ldb : std::size_t(x.col));
-    T* c = g.c + x.row + std::size_t(x.col) * g.ldc;
-    fallback_gemm<T>()(ta, tb, &x.rows, &x.cols, &g.k, &g.alpha, a, &g.lda, b, &g.ldb, &g.beta,
-                       c, &g.ldc, 1, 1);
-  }
-}
-
 // A failure before any of C was written returns false, C untouched, and the
 // whole call runs in the fallback. A failure after that can not hand the
 // call back (beta C would be read where C already holds the result), so the
@@ -107,7 +93,7 @@ bool run(const GemmCall<T>& g) {
   std::fprintf(stderr, "switchyard: %cgemm on the OpenCL device failed after writing part of C "
                "(%s); finishing %zu blocks in the fallback\n", name, error.c_str(),
                unwritten.size());
-  finish_in_fallback(g, unwritten);
+  gemm::finish_blocks(fallback_gemm<T>(), g, unwritten);
   return true;
 }
 

@@ -18,6 +18,7 @@
 #include "device/program_cache.hpp"
 #include "gemm/cost_model.hpp"
 #include "gemm/device_gemm.hpp"
+#include "gemm/finish_blocks.hpp"
 #include "gemm/kernel_source.hpp"
 #include "gemm/nv_families.hpp"
 #include "gemm/streamed_gemm.hpp"
@@ -69,14 +70,17 @@ const char* const kMma[] = {
     "family=mma shape=m16n8k8 ml=64 nl=64 kl=8 ms=32 ns=32 stages=3 copy=async group=1",
     "family=mma shape=m8n8k4 ml=64 nl=64 kl=8 ms=32 ns=32 stages=2 copy=reg group=8",
 };
-const char* const kFfmaAsync = "family=ffma ml=128 nl=128 kl=16 ms=8 ns=8 lanes=4 stages=2 copy=async group=8";
+const char* const kFfmaAsync =
+    "family=ffma ml=128 nl=128 kl=16 ms=8 ns=8 lanes=4 stages=2 copy=async group=8";
 
 TEST(GemmKernelSource, NvidiaFamiliesDescribeParseAndLimits) {
   for (const char* text : kMma) EXPECT_EQ(gemm::describe(params(text, Precision::f64)), text);
-  for (const char* text : kFfmaPortable) EXPECT_EQ(gemm::describe(params(text, Precision::f32)), text);
+  for (const char* text : kFfmaPortable)
+    EXPECT_EQ(gemm::describe(params(text, Precision::f32)), text);
   KernelParams p;
-  EXPECT_FALSE(gemm::parse("family=mma shape=m16n8k2 ml=128 nl=64 kl=16 ms=64 ns=32 stages=1 copy=reg group=8",
-                           Precision::f64, p));
+  EXPECT_FALSE(gemm::parse(
+      "family=mma shape=m16n8k2 ml=128 nl=64 kl=16 ms=64 ns=32 stages=1 copy=reg group=8",
+      Precision::f64, p));
   EXPECT_FALSE(gemm::parse("family=ffma ml=64 nl=64 kl=16 ms=4 ns=4 stages=2 copy=reg group=8",
                            Precision::f32, p));
   const gemm::DeviceLimits pocl{4096, 1 << 20, 0}, h200{1024, 49152, 90}, a100{1024, 49152, 80};
@@ -122,15 +126,16 @@ TEST(GemmKernelSource, InvalidParametersAreNamed) {
   EXPECT_NE(gemm::invalid(p, limits), "");
   p = params(kVariants[0], Precision::f64);
   p.ml = 512;  // 64 x 4 work-items
-  EXPECT_EQ(gemm::invalid(p, gemm::DeviceLimits{128, 32768}), "work-group larger than the device allows");
+  EXPECT_EQ(gemm::invalid(p, gemm::DeviceLimits{128, 32768}),
+            "work-group larger than the device allows");
   p = params("ml=128 nl=128 kl=32 ms=8 ns=8 ks=1 vw=1 local=AB layout=CBL,CBL", Precision::f64);
   EXPECT_EQ(gemm::invalid(p, limits), "tiles larger than the device's local memory");
 }
 
 TEST(GemmKernelSource, ProgramHasEveryKernel) {
   const std::string source = gemm::program_source(params(kVariants[1], Precision::f32));
-  for (const char* name : {"pack_a_direct", "pack_a_transposed", "pack_b_direct",
-                           "pack_b_transposed", "gemm_tn"}) {
+  for (const char* name :
+       {"pack_a_direct", "pack_a_transposed", "pack_b_direct", "pack_b_transposed", "gemm_tn"}) {
     EXPECT_NE(source.find(std::string("void ") + name + "("), std::string::npos) << name;
   }
   EXPECT_EQ(source.find("double"), std::string::npos);
@@ -163,13 +168,59 @@ TEST(GemmTuningDatabase, ShippedEntryForPoclAndGenericOtherwise) {
 TEST(GemmCostModel, LargeProductsPayAndSmallOnesDoNot) {
   const gemm::CostModel h200 = gemm::cost_model("NVIDIA H200", 30000.0);
   char why[120] = "";
-  EXPECT_TRUE(gemm::device_pays(h200, 100.0, 8, Shape{8192, 8192, 8192, 'N', 'N'}, why,
-                                sizeof why));
+  EXPECT_TRUE(
+      gemm::device_pays(h200, 100.0, 8, Shape{8192, 8192, 8192, 'N', 'N'}, why, sizeof why));
   // Outer product: 2mnk flops against mn bytes moved.
-  EXPECT_FALSE(gemm::device_pays(h200, 100.0, 8, Shape{8192, 8192, 4, 'N', 'N'}, why,
-                                 sizeof why));
+  EXPECT_FALSE(gemm::device_pays(h200, 100.0, 8, Shape{8192, 8192, 4, 'N', 'N'}, why, sizeof why));
   EXPECT_NE(std::string(why).find("does not pay"), std::string::npos);
   EXPECT_FALSE(gemm::device_pays(h200, 100.0, 8, Shape{64, 64, 64, 'N', 'N'}, why, sizeof why));
+}
+
+// A device run that stopped after writing part of C is finished block by block in the
+// fallback: blocks written by the "device" (here, reference gemm on the whole C) stay, and the
+// unwritten ones, filled with the caller's C, come out as if the whole product had run at once,
+// for every transpose, lda/ldb/ldc past the rows, and beta = 0 with NaN in the unwritten C.
+TEST(GemmFinishBlocks, UnwrittenBlocksEqualTheWholeProduct) {
+  const int m = 37, n = 29, k = 11, ld_pad = 3;
+  for (const char ta : {'N', 'T'}) {
+    for (const char tb : {'N', 'T'}) {
+      for (const double beta : {0.0, -0.75}) {
+        SCOPED_TRACE(std::string(1, ta) + tb + " beta " + std::to_string(beta));
+        const int lda = (ta == 'N' ? m : k) + ld_pad, ldb = (tb == 'N' ? k : n) + ld_pad;
+        const int ldc = m + ld_pad;
+        const std::vector<double> a =
+            test::random_matrix<double>(std::size_t(lda) * (ta == 'N' ? k : m), 1);
+        const std::vector<double> b =
+            test::random_matrix<double>(std::size_t(ldb) * (tb == 'N' ? n : k), 2);
+        std::vector<double> c0 = test::random_matrix<double>(std::size_t(ldc) * n, 3);
+        if (beta == 0.0) std::fill(c0.begin(), c0.end(), std::numeric_limits<double>::quiet_NaN());
+        const double alpha = 1.25;
+        std::vector<double> expected = c0;
+        test::reference_gemm<double>()(&ta, &tb, &m, &n, &k, &alpha, a.data(), &lda, b.data(), &ldb,
+                                       &beta, expected.data(), &ldc, 1, 1);
+        // The "device" wrote everything but these blocks, which still hold c0.
+        const std::vector<gemm::CBlock> unwritten = {{0, 20, m, 9}, {10, 0, 17, 20}};
+        std::vector<double> c = expected;
+        for (const gemm::CBlock& x : unwritten)
+          for (int j = x.col; j < x.col + x.cols; ++j)
+            for (int i = x.row; i < x.row + x.rows; ++i)
+              c[i + std::size_t(j) * ldc] = c0[i + std::size_t(j) * ldc];
+        const GemmCall<double> call{ta,  tb,       m,   n,    k,        alpha, a.data(),
+                                    lda, b.data(), ldb, beta, c.data(), ldc};
+        gemm::finish_blocks(test::reference_gemm<double>(), call, unwritten);
+        for (int j = 0; j < n; ++j)
+          for (int i = 0; i < ldc; ++i) {
+            const double want = expected[i + std::size_t(j) * ldc];
+            const double got = c[i + std::size_t(j) * ldc];
+            if (i >= m) {  // rows past m: never written, as given
+              EXPECT_TRUE(std::isnan(want) ? std::isnan(got) : got == want) << i << "," << j;
+            } else {
+              EXPECT_NEAR(got, want, 1e-13) << i << "," << j;
+            }
+          }
+      }
+    }
+  }
 }
 
 // ---- On the OpenCL device --------------------------------------------------
@@ -211,14 +262,13 @@ void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsi
   }
   std::vector<T> expected = c0, got = c0;
   const T alpha = T(c.alpha), beta = T(c.beta);
-  test::reference_gemm<T>()(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, a.data(), &lda, b.data(),
-                             &ldb, &beta, expected.data(), &ldc, 1, 1);
+  test::reference_gemm<T>()(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, a.data(), &lda, b.data(), &ldb,
+                            &beta, expected.data(), &ldc, 1, 1);
   std::string error;
   std::vector<gemm::CBlock> unwritten;
-  ASSERT_TRUE(gemm::gemm_streamed<T>(rt, kernels, c.ta, c.tb, c.m, c.n, c.k, alpha, a.data(),
-                                     lda, b.data(), ldb, beta, got.data(), ldc,
-                                     plan ? *plan : gemm::default_plan(kernels.params, c.n),
-                                     unwritten, error))
+  ASSERT_TRUE(gemm::gemm_streamed<T>(
+      rt, kernels, c.ta, c.tb, c.m, c.n, c.k, alpha, a.data(), lda, b.data(), ldb, beta, got.data(),
+      ldc, plan ? *plan : gemm::default_plan(kernels.params, c.n), unwritten, error))
       << error;
   ASSERT_TRUE(unwritten.empty());
   const double eps = std::numeric_limits<T>::epsilon();
@@ -350,10 +400,12 @@ void check_streamed(const char* text) {
   std::string error;
   gemm::Kernels* kernels = gemm::kernels_for(*rt, params(text, precision), error);
   ASSERT_NE(kernels, nullptr) << error;
-  const gemm::StreamPlan plans[] = {{1, 7 * sizeof(T)}, {5, 40 * sizeof(T)},
-                                    {13, 1000 * sizeof(T)}};
-  const Case shapes[] = {{'N', 'N', 37, 29, 19, 1.0, 0.0, 3}, {'N', 'N', 67, 11, 45, -0.7, 0.5, 2},
-                         {'N', 'N', 3, 17, 2, 2.0, 1.0, 5},   {'N', 'N', 40, 9, 0, 1.5, 0.5, 1},
+  const gemm::StreamPlan plans[] = {
+      {1, 7 * sizeof(T)}, {5, 40 * sizeof(T)}, {13, 1000 * sizeof(T)}};
+  const Case shapes[] = {{'N', 'N', 37, 29, 19, 1.0, 0.0, 3},
+                         {'N', 'N', 67, 11, 45, -0.7, 0.5, 2},
+                         {'N', 'N', 3, 17, 2, 2.0, 1.0, 5},
+                         {'N', 'N', 40, 9, 0, 1.5, 0.5, 1},
                          {'N', 'N', 21, 17, 9, 0.0, 0.0, 4}};
   unsigned seed = 500;
   for (const gemm::StreamPlan& plan : plans) {
