@@ -9,9 +9,23 @@
 #include <cstddef>
 
 #include "cg/cg_params.hpp"
+#include "cg/matrix.hpp"
 #include "cg_kernels.hpp"
 
 namespace switchyard::cg {
+
+// The kernels' view of a, whose diagonal and lower diagonals are (or will be) at `diag` and
+// `lower` on the device.
+template <class V>
+cuda::DeviceDia<V> device_view(const DiaHalf<V>& a, const V* diag, const V* lower) {
+  cuda::DeviceDia<V> d{};
+  d.n = a.n;
+  d.ndiag = a.ndiag();
+  for (int k = 0; k < a.ndiag(); ++k) d.offsets[k] = a.offsets[std::size_t(k)];
+  d.diag = diag;
+  d.lower = lower;
+  return d;
+}
 
 // Device memory one solve of n rows needs besides A, b, x and the solution:
 // five vectors, the partial sums and the scalars.

@@ -94,12 +94,7 @@ bool solve(const DiaHalf<V>& a, const double* b, double* x, const CgParams& p, C
     return false;
   }
   lay_out(static_cast<char*>(memory.get()));
-  DeviceDia<V> da{};
-  da.n = a.n;
-  da.ndiag = a.ndiag();
-  for (int d = 0; d < a.ndiag(); ++d) da.offsets[d] = a.offsets[std::size_t(d)];
-  da.diag = diag;
-  da.lower = lower;
+  const DeviceDia<V> da = device_view(a, diag, lower);
 
   cudaMemcpyAsync(diag, a.diag.data(), n * sizeof(V), cudaMemcpyHostToDevice, stream.get());
   cudaMemcpyAsync(lower, a.lower.data(), a.lower.size() * sizeof(V), cudaMemcpyHostToDevice,

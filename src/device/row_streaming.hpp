@@ -6,7 +6,10 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <future>
 #include <vector>
 
@@ -78,13 +81,11 @@ cudaError_t upload_rows(const T* a, long long lda, long long m, int n, T* device
   return status;
 }
 
-// The reverse: `before(first, rows)` enqueues the work that produces a chunk's rows, the
-// chunk comes back through a slot, and helper threads unpack it into a while later chunks are
-// in flight. Returns once every chunk is in a, with the first error.
-template <class T, class Before>
+// The reverse: each chunk comes back through a slot, and helper threads unpack it into a
+// while later chunks are in flight. Returns once every chunk is in a, with the first error.
+template <class T>
 cudaError_t download_rows(const T* device, long long m, int n, T* a, long long lda,
-                          const Staging& staging, const RowChunks& chunks, cudaStream_t stream,
-                          Before&& before) {
+                          const Staging& staging, const RowChunks& chunks, cudaStream_t stream) {
   constexpr int kSlots = Staging::kSlots;
   const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % kSlots)); };
   std::vector<std::future<void>> unpacked(std::size_t(chunks.count));
@@ -92,11 +93,8 @@ cudaError_t download_rows(const T* device, long long m, int n, T* a, long long l
   for (int c = 0; c < chunks.count; ++c) {
     if (c >= kSlots) unpacked[c - kSlots].wait();
     const long long first = chunks.first(c), rows = chunks.rows(c, m);
-    status = before(first, rows);
-    if (status == cudaSuccess) {
-      status = cudaMemcpy2DAsync(slot(c), sizeof(T) * rows, device + first, sizeof(T) * m,
-                                 sizeof(T) * rows, n, cudaMemcpyDeviceToHost, stream);
-    }
+    status = cudaMemcpy2DAsync(slot(c), sizeof(T) * rows, device + first, sizeof(T) * m,
+                               sizeof(T) * rows, n, cudaMemcpyDeviceToHost, stream);
     if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % kSlots), stream);
     if (status != cudaSuccess) break;
     unpacked[c] = std::async(std::launch::async, [&, c, first, rows] {
@@ -109,6 +107,26 @@ cudaError_t download_rows(const T* device, long long m, int n, T* a, long long l
   }
   const cudaError_t finished = cudaStreamSynchronize(stream);
   return status == cudaSuccess ? finished : status;
+}
+
+// download_rows of a finished result over the caller's data. Nothing can be undone once a is
+// partly overwritten, so a failure here ends the process with a message rather than return a
+// half-written answer.
+template <class T>
+void write_back_rows(const T* device, long long m, int n, T* a, long long lda,
+                     const Staging& staging, const RowChunks& chunks, cudaStream_t stream) {
+  cudaError_t status;
+  try {
+    status = download_rows(device, m, n, a, lda, staging, chunks, stream);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "switchyard: fatal: %s while returning a result\n", e.what());
+    std::abort();
+  }
+  if (status != cudaSuccess) {
+    std::fprintf(stderr, "switchyard: fatal: the GPU failed while returning a result: %s\n",
+                 describe(status).c_str());
+    std::abort();
+  }
 }
 
 }  // namespace switchyard::cuda

@@ -1,8 +1,6 @@
 #include "qr/gpu_apply_q.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <optional>
 
@@ -95,23 +93,10 @@ class Job {
     return status == cudaSuccess || cuda::fail(error, "the GPU failed", status);
   }
 
-  // Sends the m x n result in `copy` back to the caller's x. Nothing can be undone once x is
-  // partly overwritten, so a failure here ends the process with a message.
+  // Sends the m x n result in `copy` back to the caller's x (a failure ends the process).
   void write_back(const T* copy, long long m, int n, T* x, long long ldx) {
-    cudaError_t status;
-    try {
-      const auto nothing = [](long long, long long) { return cudaSuccess; };
-      status = cuda::download_rows(copy, m, n, x, ldx, *staging_,
-                                   cuda::row_chunks(m, sizeof(T) * n, 1), stream(), nothing);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "switchyard: fatal: %s while returning a result\n", e.what());
-      std::abort();
-    }
-    if (status != cudaSuccess) {
-      std::fprintf(stderr, "switchyard: fatal: the GPU failed while returning a result: %s\n",
-                   cuda::describe(status).c_str());
-      std::abort();
-    }
+    cuda::write_back_rows(copy, m, n, x, ldx, *staging_, cuda::row_chunks(m, sizeof(T) * n, 1),
+                          stream());
   }
 
  private:

@@ -1,8 +1,6 @@
 #include "tsqr/gpu_tsqr.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <optional>
 #include <vector>
@@ -188,24 +186,13 @@ bool factor_streamed(int m, int n, T* a, int lda, T* tau, std::string& error) {
   const cudaError_t finished = cudaStreamSynchronize(stream.get());
   if (status == cudaSuccess) status = finished;
   if (status != cudaSuccess) return cuda::fail(error, "TSQR on host data", status);
+  std::vector<T> host_tau(static_cast<std::size_t>(n));
+  status = cudaMemcpy(host_tau.data(), plan.tau, sizeof(T) * n, cudaMemcpyDeviceToHost);
+  if (status != cudaSuccess) return cuda::fail(error, "TSQR on host data", status);
 
   // A is being overwritten from here on: a failure can no longer be undone.
-  try {
-    const auto nothing = [](long long, long long) { return cudaSuccess; };
-    status = cuda::download_rows(plan.levels[0].data, m, n, a, lda, staging, chunks, stream.get(),
-                                 nothing);
-    if (status == cudaSuccess) {
-      status = cudaMemcpy(tau, plan.tau, sizeof(T) * n, cudaMemcpyDeviceToHost);
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "switchyard: fatal: %s while returning a factorization\n", e.what());
-    std::abort();
-  }
-  if (status != cudaSuccess) {
-    std::fprintf(stderr, "switchyard: fatal: the GPU failed while returning a factorization: %s\n",
-                 cuda::describe(status).c_str());
-    std::abort();
-  }
+  cuda::write_back_rows(plan.levels[0].data, m, n, a, lda, staging, chunks, stream.get());
+  std::copy(host_tau.begin(), host_tau.end(), tau);
   return true;
 }
 

@@ -238,12 +238,7 @@ GridResult run_grid(const FemGrid& g, const Options& o, double bandwidth, int gr
   }
   cudaMemcpy(diag, a.diag.data(), n * sizeof(V), cudaMemcpyHostToDevice);
   cudaMemcpy(lower, a.lower.data(), a.lower.size() * sizeof(V), cudaMemcpyHostToDevice);
-  DeviceDia<V> da{};
-  da.n = a.n;
-  da.ndiag = a.ndiag();
-  for (int d = 0; d < a.ndiag(); ++d) da.offsets[d] = a.offsets[std::size_t(d)];
-  da.diag = diag;
-  da.lower = lower;
+  const cg::cuda::DeviceDia<V> da = cg::device_view(a, diag, lower);
 
   // SpMV, each checked against the host product of the same x.
   SpmvRow& s = out.spmv;
