@@ -54,17 +54,27 @@ std::size_t lay_out(const Sizes& s, Workspace<T>& ws, char* base) {
   return used;
 }
 
-// One call's stream, workspace and (for host data) staging slots.
+// One call's stream (its own, or the caller's), workspace and (for host data) staging slots.
 template <class T>
 class Job {
  public:
-  bool start(const Sizes& sizes, bool needs_staging, std::string& error) {
-    if (stream_.status() != cudaSuccess) return cuda::fail(error, "no stream", stream_.status());
-    buffer_.emplace(lay_out<T>(sizes, ws_, nullptr), stream_.get());
-    if (buffer_->status() != cudaSuccess) {
-      return cuda::fail(error, "no device workspace", buffer_->status());
-    }
+  Job() : own_stream_(std::in_place), stream_(own_stream_->get()) {}
+  explicit Job(cudaStream_t stream) : stream_(stream) {}
+
+  // Lays the workspace out, ordered on the stream.
+  cudaError_t allocate(const Sizes& sizes) {
+    buffer_.emplace(lay_out<T>(sizes, ws_, nullptr), stream_);
+    if (buffer_->status() != cudaSuccess) return buffer_->status();
     lay_out<T>(sizes, ws_, static_cast<char*>(buffer_->get()));
+    return cudaSuccess;
+  }
+
+  bool start(const Sizes& sizes, bool needs_staging, std::string& error) {
+    if (own_stream_->status() != cudaSuccess) {
+      return cuda::fail(error, "no stream", own_stream_->status());
+    }
+    const cudaError_t allocated = allocate(sizes);
+    if (allocated != cudaSuccess) return cuda::fail(error, "no device workspace", allocated);
     if (needs_staging) {
       staging_.emplace();
       if (staging_->status() != cudaSuccess) {
@@ -74,7 +84,7 @@ class Job {
     return true;
   }
   const Workspace<T>& ws() const { return ws_; }
-  cudaStream_t stream() const { return stream_.get(); }
+  cudaStream_t stream() const { return stream_; }
   const cuda::Staging& staging() const { return *staging_; }
 
   // `pass(first, rows)` over all m rows of the matrix x (m x n, ldx): at once where x is on
@@ -100,7 +110,8 @@ class Job {
   }
 
  private:
-  cuda::Stream stream_;
+  std::optional<cuda::Stream> own_stream_;
+  cudaStream_t stream_;
   Workspace<T> ws_{};
   std::optional<cuda::DeviceBuffer> buffer_;
   std::optional<cuda::Staging> staging_;
@@ -119,14 +130,14 @@ cudaError_t gram_pass(Job<T>& job, const Reflectors<T>& v, long long m, const T*
   return kernels::wy_sum_partials(ws.partials, row_blocks(m), v.k * v.k, ws.gram, job.stream());
 }
 
+// Enqueues xORGQR on the job's stream, over a where the job has no copy of it, else over the
+// copy as a streams into it.
 template <class T>
-bool form_q(int m, int n, int k, T* a, int lda, const T* tau, std::string& error) {
-  const bool in_place = cuda::device_accessible(a);
-  Job<T> job;
-  if (!job.start({m, k, n, in_place ? 0 : n, 0}, !in_place, error)) return false;
+cudaError_t enqueue_form_q(Job<T>& job, long long m, int n, int k, T* a, long long lda,
+                           const T* tau) {
   const Workspace<T>& ws = job.ws();
-  T* q = in_place ? a : ws.v;
-  const long long ldq = in_place ? lda : m;
+  T* q = ws.v ? ws.v : a;
+  const long long ldq = ws.v ? m : lda;
   const Reflectors<T> v{q, ldq, k};
   cudaError_t status =
       cudaMemcpyAsync(ws.tau, tau, sizeof(T) * k, cudaMemcpyDefault, job.stream());
@@ -138,24 +149,29 @@ bool form_q(int m, int n, int k, T* a, int lda, const T* tau, std::string& error
   if (status == cudaSuccess) {
     status = kernels::wy_apply(v, m, ws.w, n, 0, m, true, q, ldq, job.stream());
   }
-  if (!job.finish(status, error)) return false;
-  if (!in_place) job.write_back(ws.v, m, n, a, lda);
-  return true;
+  return status;
 }
 
 template <class T>
-bool apply_q(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau, T* c,
-             int ldc, std::string& error) {
-  const bool v_in_place = cuda::device_accessible(a), c_in_place = cuda::device_accessible(c);
+bool form_q(int m, int n, int k, T* a, int lda, const T* tau, std::string& error) {
+  const bool in_place = cuda::device_accessible(a);
   Job<T> job;
-  if (!job.start({m, k, nc, v_in_place ? 0 : k, c_in_place ? 0 : nc},
-                 !v_in_place || !c_in_place, error)) {
-    return false;
-  }
+  if (!job.start({m, k, n, in_place ? 0 : n, 0}, !in_place, error)) return false;
+  const cudaError_t status = enqueue_form_q(job, m, n, k, a, lda, tau);
+  if (!job.finish(status, error)) return false;
+  if (!in_place) job.write_back(job.ws().v, m, n, a, lda);
+  return true;
+}
+
+// Enqueues xORMQR on the job's stream. V and C are the caller's where the job has no copy of
+// them, else they stream into the copies first.
+template <class T>
+cudaError_t enqueue_apply_q(Job<T>& job, bool transpose, long long m, int nc, int k, const T* a,
+                            long long lda, const T* tau, T* c, long long ldc) {
   const Workspace<T>& ws = job.ws();
-  const Reflectors<T> v{v_in_place ? a : ws.v, v_in_place ? lda : m, k};
-  T* cd = c_in_place ? c : ws.c;
-  const long long ldcd = c_in_place ? ldc : m;
+  const Reflectors<T> v{ws.v ? ws.v : a, ws.v ? m : lda, k};
+  T* cd = ws.c ? ws.c : c;
+  const long long ldcd = ws.c ? m : ldc;
   cudaError_t status =
       cudaMemcpyAsync(ws.tau, tau, sizeof(T) * k, cudaMemcpyDefault, job.stream());
   if (status == cudaSuccess) status = gram_pass(job, v, m, a, lda);
@@ -176,8 +192,21 @@ bool apply_q(bool transpose, int m, int nc, int k, const T* a, int lda, const T*
   if (status == cudaSuccess) {
     status = kernels::wy_apply(v, m, ws.w, nc, 0, m, false, cd, ldcd, job.stream());
   }
+  return status;
+}
+
+template <class T>
+bool apply_q(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau, T* c,
+             int ldc, std::string& error) {
+  const bool v_in_place = cuda::device_accessible(a), c_in_place = cuda::device_accessible(c);
+  Job<T> job;
+  if (!job.start({m, k, nc, v_in_place ? 0 : k, c_in_place ? 0 : nc},
+                 !v_in_place || !c_in_place, error)) {
+    return false;
+  }
+  const cudaError_t status = enqueue_apply_q(job, transpose, m, nc, k, a, lda, tau, c, ldc);
   if (!job.finish(status, error)) return false;
-  if (!c_in_place) job.write_back(ws.c, m, nc, c, ldc);
+  if (!c_in_place) job.write_back(job.ws().c, m, nc, c, ldc);
   return true;
 }
 
@@ -213,11 +242,39 @@ bool apply_q_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, cons
   }
 }
 
+template <class T>
+cudaError_t form_q_on_device(long long m, int n, int k, T* a, long long lda, const T* tau,
+                             cudaStream_t stream) {
+  Job<T> job(stream);
+  const cudaError_t allocated = job.allocate({m, k, n, 0, 0});
+  if (allocated != cudaSuccess) return allocated;
+  return enqueue_form_q(job, m, n, k, a, lda, tau);
+}
+
+template <class T>
+cudaError_t apply_q_on_device(bool transpose, long long m, int nc, int k, const T* a,
+                              long long lda, const T* tau, T* c, long long ldc,
+                              cudaStream_t stream) {
+  Job<T> job(stream);
+  const cudaError_t allocated = job.allocate({m, k, nc, 0, 0});
+  if (allocated != cudaSuccess) return allocated;
+  return enqueue_apply_q(job, transpose, m, nc, k, a, lda, tau, c, ldc);
+}
+
 template bool form_q_gpu<float>(int, int, int, float*, int, const float*, std::string&);
 template bool form_q_gpu<double>(int, int, int, double*, int, const double*, std::string&);
 template bool apply_q_gpu<float>(bool, int, int, int, const float*, int, const float*, float*, int,
                                  std::string&);
 template bool apply_q_gpu<double>(bool, int, int, int, const double*, int, const double*, double*,
                                   int, std::string&);
+template cudaError_t form_q_on_device<float>(long long, int, int, float*, long long, const float*,
+                                             cudaStream_t);
+template cudaError_t form_q_on_device<double>(long long, int, int, double*, long long,
+                                              const double*, cudaStream_t);
+template cudaError_t apply_q_on_device<float>(bool, long long, int, int, const float*, long long,
+                                              const float*, float*, long long, cudaStream_t);
+template cudaError_t apply_q_on_device<double>(bool, long long, int, int, const double*,
+                                               long long, const double*, double*, long long,
+                                               cudaStream_t);
 
 }  // namespace switchyard::qr

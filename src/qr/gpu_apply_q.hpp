@@ -14,6 +14,8 @@
 // result streams back once every kernel has succeeded, so a failure before that leaves the
 // caller's data as it was.
 
+#include <cuda_runtime_api.h>
+
 #include <string>
 
 #include "wy_kernels.hpp"
@@ -35,5 +37,20 @@ bool form_q_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::string& e
 template <class T>
 bool apply_q_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau, T* c,
                  int ldc, std::string& error);
+
+// form_q_gpu's work for A and tau in device-accessible memory, enqueued on `stream` with
+// workspace ordered on it. Returns the first launch or allocation error; the work's own errors
+// show when the stream is synchronized.
+template <class T>
+cudaError_t form_q_on_device(long long m, int n, int k, T* a, long long lda, const T* tau,
+                             cudaStream_t stream);
+
+// apply_q_gpu's work for V, tau and C all in device-accessible memory, enqueued on `stream`
+// with workspace ordered on it (a blocked factorization's trailing update). Returns the first
+// launch or allocation error; the work's own errors show when the stream is synchronized.
+template <class T>
+cudaError_t apply_q_on_device(bool transpose, long long m, int nc, int k, const T* a,
+                              long long lda, const T* tau, T* c, long long ldc,
+                              cudaStream_t stream);
 
 }  // namespace switchyard::qr

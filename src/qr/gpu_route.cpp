@@ -1,5 +1,5 @@
 // The gpu routes of xORGQR and xORMQR: Q applied as one compact-WY block on a CUDA device
-// (gpu_apply_q.hpp), taken automatically for tall-skinny shapes that pay (src/route.cpp)
+// (gpu_apply_q.hpp), or as several (gpu_wide_q.hpp), taken automatically for tall-skinny shapes that pay (src/route.cpp)
 // when a CUDA device is present.
 #include <cstdio>
 #include <string>
@@ -9,6 +9,7 @@
 #include "dispatch.hpp"
 #include "optimal_lwork.hpp"
 #include "qr/gpu_apply_q.hpp"
+#include "qr/gpu_wide_q.hpp"
 
 namespace switchyard {
 namespace {
@@ -21,14 +22,17 @@ constexpr char prefix() {
 template <class T>
 const char* orgqr_declines(const OrgqrCall<T>& g) {
   if (g.k == 0) return "no reflectors: Q is the identity's first columns";
-  if (g.n > qr::kGpuMaxColumns) return "the GPU forms at most 64 columns of Q";
+  if (g.n > qr::kGpuMaxWide) return "the GPU forms at most 256 columns of Q";
+  if (!qr::wide_q_fits(g.n, g.k)) return "more than 64 columns of Q past the last 64 reflectors";
   return nullptr;
 }
 
 template <class T>
 bool orgqr_run(const OrgqrCall<T>& g) {
   std::string error;
-  if (!qr::form_q_gpu(g.m, g.n, g.k, g.a, g.lda, g.tau, error)) {
+  const bool one_block = g.n <= qr::kGpuMaxColumns;
+  if (!(one_block ? qr::form_q_gpu(g.m, g.n, g.k, g.a, g.lda, g.tau, error)
+                  : qr::form_q_wide_gpu(g.m, g.n, g.k, g.a, g.lda, g.tau, error))) {
     std::fprintf(stderr, "switchyard: %corgqr on the GPU failed (%s); running it in the fallback\n",
                  prefix<T>(), error.c_str());
     return false;
@@ -41,15 +45,20 @@ bool orgqr_run(const OrgqrCall<T>& g) {
 template <class T>
 const char* ormqr_declines(const OrmqrCall<T>& g) {
   if (g.side != 'L') return "the GPU applies Q from the left only";
-  if (g.k > qr::kGpuMaxReflectors) return "the GPU applies at most 64 reflectors";
-  if (g.n > qr::kGpuMaxColumns) return "the GPU applies Q to at most 64 columns";
+  if (g.k > qr::kGpuMaxWide) return "the GPU applies at most 256 reflectors";
+  if (g.n > qr::kGpuMaxWide) return "the GPU applies Q to at most 256 columns";
   return nullptr;
 }
 
 template <class T>
 bool ormqr_run(const OrmqrCall<T>& g) {
   std::string error;
-  if (!qr::apply_q_gpu(g.trans == 'T', g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc, error)) {
+  const bool transpose = g.trans == 'T';
+  const bool one_block = g.k <= qr::kGpuMaxReflectors && g.n <= qr::kGpuMaxColumns;
+  if (!(one_block
+            ? qr::apply_q_gpu(transpose, g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc, error)
+            : qr::apply_q_wide_gpu(transpose, g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc,
+                                   error))) {
     std::fprintf(stderr, "switchyard: %cormqr on the GPU failed (%s); running it in the fallback\n",
                  prefix<T>(), error.c_str());
     return false;

@@ -15,7 +15,7 @@ namespace {
 template <class T>
 const char* declines(const GeqrfCall<T>& g) {
   if (g.m < g.n) return "TSQR needs m >= n";
-  if (g.n > tsqr::kGpuMaxColumns) return "the GPU TSQR takes at most 64 columns";
+  if (g.n > tsqr::kGpuMaxColumns) return "the GPU QR takes at most 256 columns";
   return nullptr;
 }
 

@@ -7,6 +7,7 @@
 
 #include "device/cuda_runtime.hpp"
 #include "device/row_streaming.hpp"
+#include "tsqr/gpu_panels.hpp"
 #include "tsqr_kernels.hpp"
 
 namespace switchyard::tsqr {
@@ -36,7 +37,7 @@ struct Plan {
   T* lu;         // Q1 - S = L U
   T* s;          // the reconstruction signs
   T* u_inverse;
-  T* tau;        // tau when the caller's is not device accessible
+  T* tau;        // tau, for a copy of A from host memory
   int* nonzero;  // per column: V2 has a nonzero
 };
 
@@ -144,31 +145,56 @@ bool allocate(Plan<T>& plan, int m, int n, bool copy_a, const cuda::Stream& stre
   return true;
 }
 
+// The QR of device-accessible A with tau on the device, enqueued on `stream`: one TSQR up to
+// the panel width, panels of it beyond (gpu_panels.hpp).
+template <class T>
+cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream) {
+  const int width = panel_width();
+  if (n <= width) return enqueue_tsqr(m, n, a, lda, tau, stream);
+  return enqueue_panel_qr(m, n, a, lda, tau, width, stream);
+}
+
 template <class T>
 bool factor_in_place(int m, int n, T* a, int lda, T* tau, std::string& error) {
   cuda::Stream stream;
-  Plan<T> plan;
-  std::optional<cuda::DeviceBuffer> workspace;
-  if (!allocate(plan, m, n, false, stream, workspace, error)) return false;
-  plan.levels[0].data = a;
-  plan.levels[0].ld = lda;
+  if (stream.status() != cudaSuccess) return cuda::fail(error, "no stream", stream.status());
   const bool tau_on_device = cuda::device_accessible(tau);
-  cudaError_t status = factor_level(plan, 0, 0, plan.levels[0].blocks, stream.get());
-  if (status == cudaSuccess) {
-    status = finish_factorization(plan, tau_on_device ? tau : plan.tau, stream.get());
-  }
-  if (status == cudaSuccess && !tau_on_device) {
-    status = cudaMemcpyAsync(tau, plan.tau, sizeof(T) * n, cudaMemcpyDeviceToHost, stream.get());
+  std::optional<cuda::DeviceBuffer> device_tau;
+  if (!tau_on_device) device_tau.emplace(sizeof(T) * n, stream.get());
+  cudaError_t status = device_tau ? device_tau->status() : cudaSuccess;
+  T* tau_out = device_tau ? static_cast<T*>(device_tau->get()) : tau;
+  if (status == cudaSuccess) status = enqueue_qr(m, n, a, lda, tau_out, stream.get());
+  if (status == cudaSuccess && device_tau) {
+    status = cudaMemcpyAsync(tau, tau_out, sizeof(T) * n, cudaMemcpyDeviceToHost, stream.get());
   }
   const cudaError_t finished = cudaStreamSynchronize(stream.get());
   if (status == cudaSuccess) status = finished;
-  return status == cudaSuccess || cuda::fail(error, "TSQR on device data", status);
+  return status == cudaSuccess || cuda::fail(error, "QR on device data", status);
+}
+
+// Waits for the factorization of host A's copy (device_a, ld m, and device_tau), then
+// writes it back to A and tau; `status` is the enqueueing's.
+template <class T>
+bool write_back(const T* device_a, const T* device_tau, int m, int n, T* a, int lda, T* tau,
+                const cuda::Staging& staging, const cuda::RowChunks& chunks,
+                const cuda::Stream& stream, cudaError_t status, std::string& error) {
+  const cudaError_t finished = cudaStreamSynchronize(stream.get());
+  if (status == cudaSuccess) status = finished;
+  if (status != cudaSuccess) return cuda::fail(error, "QR on host data", status);
+  std::vector<T> host_tau(static_cast<std::size_t>(n));
+  status = cudaMemcpy(host_tau.data(), device_tau, sizeof(T) * n, cudaMemcpyDeviceToHost);
+  if (status != cudaSuccess) return cuda::fail(error, "QR on host data", status);
+
+  // A is being overwritten from here on: a failure can no longer be undone.
+  cuda::write_back_rows(device_a, m, n, a, lda, staging, chunks, stream.get());
+  std::copy(host_tau.begin(), host_tau.end(), tau);
+  return true;
 }
 
 // Nothing is written back to the caller's A until every kernel has succeeded, so a failure
-// before that leaves A as it was.
+// before that leaves A as it was. One TSQR factors each chunk's leaves as the chunk arrives.
 template <class T>
-bool factor_streamed(int m, int n, T* a, int lda, T* tau, std::string& error) {
+bool factor_streamed_tsqr(int m, int n, T* a, int lda, T* tau, std::string& error) {
   cuda::Stream stream;
   Plan<T> plan;
   std::optional<cuda::DeviceBuffer> workspace;
@@ -183,20 +209,44 @@ bool factor_streamed(int m, int n, T* a, int lda, T* tau, std::string& error) {
   cudaError_t status = cuda::upload_rows(a, lda, m, n, plan.levels[0].data, staging, chunks,
                                          stream.get(), factor_leaves);
   if (status == cudaSuccess) status = finish_factorization(plan, plan.tau, stream.get());
-  const cudaError_t finished = cudaStreamSynchronize(stream.get());
-  if (status == cudaSuccess) status = finished;
-  if (status != cudaSuccess) return cuda::fail(error, "TSQR on host data", status);
-  std::vector<T> host_tau(static_cast<std::size_t>(n));
-  status = cudaMemcpy(host_tau.data(), plan.tau, sizeof(T) * n, cudaMemcpyDeviceToHost);
-  if (status != cudaSuccess) return cuda::fail(error, "TSQR on host data", status);
+  return write_back(plan.levels[0].data, plan.tau, m, n, a, lda, tau, staging, chunks, stream,
+                    status, error);
+}
 
-  // A is being overwritten from here on: a failure can no longer be undone.
-  cuda::write_back_rows(plan.levels[0].data, m, n, a, lda, staging, chunks, stream.get());
-  std::copy(host_tau.begin(), host_tau.end(), tau);
-  return true;
+// The same for a matrix wider than one panel: the panels need all of A on the device first.
+template <class T>
+bool factor_streamed_panels(int m, int n, T* a, int lda, T* tau, std::string& error) {
+  cuda::Stream stream;
+  if (stream.status() != cudaSuccess) return cuda::fail(error, "no stream", stream.status());
+  cuda::DeviceBuffer copy(sizeof(T) * ((long long)m * n + n), stream.get());
+  if (copy.status() != cudaSuccess) return cuda::fail(error, "no device workspace", copy.status());
+  T* device_a = static_cast<T*>(copy.get());
+  T* device_tau = device_a + (long long)m * n;
+  cuda::Staging staging;
+  if (staging.status() != cudaSuccess) return cuda::fail(error, "no pinned staging", staging.status());
+  const cuda::RowChunks chunks = cuda::row_chunks(m, sizeof(T) * n, 1);
+  cudaError_t status = cuda::upload_rows(a, lda, m, n, device_a, staging, chunks, stream.get(),
+                                         [](long long, long long) { return cudaSuccess; });
+  if (status == cudaSuccess) {
+    status = enqueue_panel_qr(m, n, device_a, m, device_tau, panel_width(), stream.get());
+  }
+  return write_back(device_a, device_tau, m, n, a, lda, tau, staging, chunks, stream, status,
+                    error);
 }
 
 }  // namespace
+
+template <class T>
+cudaError_t enqueue_tsqr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream) {
+  Plan<T> plan;
+  cuda::DeviceBuffer workspace(lay_out<T>(plan, m, n, false, nullptr), stream);
+  if (workspace.status() != cudaSuccess) return workspace.status();
+  lay_out<T>(plan, m, n, false, static_cast<char*>(workspace.get()));
+  plan.levels[0].data = a;
+  plan.levels[0].ld = lda;
+  const cudaError_t status = factor_level(plan, 0, 0, plan.levels[0].blocks, stream);
+  return status == cudaSuccess ? finish_factorization(plan, tau, stream) : status;
+}
 
 template <class T>
 bool factor_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
@@ -206,13 +256,16 @@ bool factor_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
   }
   try {
     if (cuda::device_accessible(a)) return factor_in_place(m, n, a, lda, tau, error);
-    return factor_streamed(m, n, a, lda, tau, error);
+    if (n <= panel_width()) return factor_streamed_tsqr(m, n, a, lda, tau, error);
+    return factor_streamed_panels(m, n, a, lda, tau, error);
   } catch (const std::exception& e) {
     error = e.what();
     return false;
   }
 }
 
+template cudaError_t enqueue_tsqr<float>(int, int, float*, long long, float*, cudaStream_t);
+template cudaError_t enqueue_tsqr<double>(int, int, double*, long long, double*, cudaStream_t);
 template bool factor_gpu<float>(int, int, float*, int, float*, std::string&);
 template bool factor_gpu<double>(int, int, double*, int, double*, std::string&);
 

@@ -14,19 +14,28 @@
 // chunk, the leaf factorization of a chunk overlapping the transfer of the next, and V streams
 // back the same way; data in device or managed memory is factored in place.
 
+#include <cuda_runtime_api.h>
+
 #include <string>
 
 #include "tsqr_kernels.hpp"
 
 namespace switchyard::tsqr {
 
-// The widest A the GPU TSQR takes.
-constexpr int kGpuMaxColumns = kernels::kTsqrMaxColumns;
+// The widest A the GPU QR takes: one TSQR up to kernels::kTsqrMaxColumns columns, panels of
+// TSQRs (gpu_panels.hpp) beyond.
+constexpr int kGpuMaxColumns = 256;
 
 // Factors column-major m x n A (m >= n >= 1, n <= kGpuMaxColumns, lda >= m) in place with
 // xGEQRF's output contract. Returns true on success. Otherwise `error` says why, and when A
 // is in host memory A and tau are untouched, so the caller can run xGEQRF instead.
 template <class T>
 bool factor_gpu(int m, int n, T* a, int lda, T* tau, std::string& error);
+
+// One TSQR of device-accessible A (n <= kernels::kTsqrMaxColumns), tau on the device,
+// enqueued on `stream` with its workspace ordered on it. Returns the first launch or
+// allocation error; the kernels' own show when the stream is synchronized.
+template <class T>
+cudaError_t enqueue_tsqr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream);
 
 }  // namespace switchyard::tsqr

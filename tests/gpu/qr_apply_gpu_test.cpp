@@ -1,4 +1,4 @@
-// The GPU xORGQR and xORMQR against reference LAPACK, on reflectors from the reference
+// The GPU xORGQR and xORMQR, in one compact-WY block and in several, against reference LAPACK, on reflectors from the reference
 // xGEQRF: the same Q, the same Q C and Q^T C up to rounding, with LAPACK's LIN measures on
 // the formed Q; from host memory (streamed) and from device memory (in place), with rows past
 // m poisoned and checked untouched. Skipped where there is no CUDA device.
@@ -13,6 +13,7 @@
 
 #include "device/cuda_runtime.hpp"
 #include "qr/gpu_apply_q.hpp"
+#include "qr/gpu_wide_q.hpp"
 #include "tsqr_checks.hpp"
 
 namespace switchyard::qr {
@@ -134,7 +135,30 @@ std::vector<Case> form_q_cases() {
           {"zero columns 20000x16", with_zero_columns(20000, 16, {0, 5, 15}, 5), 16},
           {"upper triangular 5000x8 (tau = 0)", upper_triangular(5000, 8, 6), 8},
           {"square 64x64", gaussian(64, 64, 7), 64},
-          {"single column 100000x1", gaussian(100000, 1, 8), 1}};
+          {"single column 100000x1", gaussian(100000, 1, 8), 1},
+          {"random 40000x128 (two groups)", gaussian(40000, 128, 9), 128},
+          {"random 20000x200, k = 197 (four groups)", gaussian(20000, 200, 10), 197},
+          {"random 30000x256", gaussian(30000, 256, 11), 256},
+          {"random 5000x100, k = 70", gaussian(5000, 100, 12), 70},
+          {"zero columns 20000x130", with_zero_columns(20000, 130, {3, 64, 129}, 13), 130},
+          {"square 150x150", gaussian(150, 150, 14), 150}};
+}
+
+// Either GPU xORGQR, as the route picks it.
+template <class T>
+bool form_q(int m, int n, int k, T* a, int lda, const T* tau, std::string& error) {
+  if (n <= kGpuMaxColumns) return form_q_gpu(m, n, k, a, lda, tau, error);
+  return form_q_wide_gpu(m, n, k, a, lda, tau, error);
+}
+
+// Either GPU xORMQR, as the route picks it.
+template <class T>
+bool apply_q(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau, T* c,
+             int ldc, std::string& error) {
+  if (k <= kGpuMaxReflectors && nc <= kGpuMaxColumns) {
+    return apply_q_gpu(transpose, m, nc, k, a, lda, tau, c, ldc, error);
+  }
+  return apply_q_wide_gpu(transpose, m, nc, k, a, lda, tau, c, ldc, error);
 }
 
 // Q from the GPU equals reference xORGQR's up to rounding, is orthonormal, and with the
@@ -159,7 +183,7 @@ TYPED_TEST(QrApplyGpu, FormQMatchesReferenceOrgqr) {
       }
       Placed<T> placed(f.v, where);
       std::string error;
-      ASSERT_TRUE(form_q_gpu(m, n, c.k, placed.get(), f.v.ld, f.tau.data(), error)) << error;
+      ASSERT_TRUE(form_q(m, n, c.k, placed.get(), f.v.ld, f.tau.data(), error)) << error;
       const Matrix<T> q = placed.result();
       EXPECT_LE(max_difference(q, expected), 32.0 * c.k * eps);
       const double orthogonality = double(one_norm(identity_minus_qtq(q)) / m / eps);
@@ -183,7 +207,9 @@ TYPED_TEST(QrApplyGpu, ApplyQMatchesReferenceOrmqr) {
     int m, k, nc;
   };
   for (const Shape& s : {Shape{70000, 64, 1}, Shape{70000, 64, 64}, Shape{30000, 10, 5},
-                         Shape{2055, 33, 17}, Shape{64, 64, 3}}) {
+                         Shape{2055, 33, 17}, Shape{64, 64, 3}, Shape{40000, 128, 3},
+                         Shape{30000, 200, 100}, Shape{20000, 70, 130}, Shape{20000, 30, 150},
+                         Shape{256, 256, 5}}) {
     const Factored<T> f = factored<T>(gaussian(s.m, s.k, unsigned(s.m + s.k)), 2);
     const Matrix<T> c = convert<T>(gaussian(s.m, s.nc, 99), s.m + 5);
     for (char trans : {'N', 'T'}) {
@@ -207,7 +233,7 @@ TYPED_TEST(QrApplyGpu, ApplyQMatchesReferenceOrmqr) {
           Placed<T> v(f.v, v_where);
           Placed<T> placed_c(c, c_where);
           std::string error;
-          ASSERT_TRUE(apply_q_gpu(trans == 'T', s.m, s.nc, s.k, v.get(), f.v.ld, f.tau.data(),
+          ASSERT_TRUE(apply_q(trans == 'T', s.m, s.nc, s.k, v.get(), f.v.ld, f.tau.data(),
                                   placed_c.get(), c.ld, error))
               << error;
           const double ratio = ratio_to_c(placed_c.result(), expected, c);

@@ -250,10 +250,30 @@ TYPED_TEST(TsqrGpu, ShapeSweep) {
   }
 }
 
+// Wider than one TSQR: panels of TSQRs, groups of 64 columns, trailing updates; widths that
+// end inside a panel and inside a group.
+TYPED_TEST(TsqrGpu, Panels) {
+  SKIP_WITHOUT_CUDA();
+  for (int n : {65, 100, 128, 200, 256}) {
+    for (int m : {n, n + 3, 4096 + 77, 40000}) {
+      check<TypeParam>(gaussian(m, n, unsigned(7000 * n + m)), CompareToGeqrf::kYes);
+    }
+  }
+}
+
+TYPED_TEST(TsqrGpu, PanelsOfHardMatrices) {
+  SKIP_WITHOUT_CUDA();
+  check<TypeParam>(graded(50000, 36, 1, 16), CompareToGeqrf::kYes);  // 1e-35: within float
+  check<TypeParam>(with_condition(50000, 96, 1e15, 17), CompareToGeqrf::kNo);
+  check<TypeParam>(with_rank(30000, 150, 40, 18), CompareToGeqrf::kNo);
+  check<TypeParam>(with_zero_columns(30000, 140, {0, 64, 70, 139}, 19), CompareToGeqrf::kNo);
+}
+
 TYPED_TEST(TsqrGpu, Large) {
   SKIP_WITHOUT_CUDA();
   check<TypeParam>(gaussian(1 << 20, 64, 1), CompareToGeqrf::kYes);
   check<TypeParam>(gaussian(3000000, 5, 2), CompareToGeqrf::kYes);
+  check<TypeParam>(gaussian(1 << 18, 256, 3), CompareToGeqrf::kYes);
 }
 
 TYPED_TEST(TsqrGpu, VeryThin) {
@@ -317,13 +337,15 @@ TYPED_TEST(TsqrGpu, NonFiniteInputPropagates) {
 
 TYPED_TEST(TsqrGpu, RefusesWithoutTouchingA) {
   using T = TypeParam;
-  std::vector<T> a(100 * 80, T(3)), tau(80, T(-7));
+  std::vector<T> a(100 * 80, T(3)), tau(257, T(-7));
   std::string error;
-  EXPECT_FALSE(factor_gpu<T>(100, 65, a.data(), 100, tau.data(), error));
+  std::vector<T> wide(300 * 257, T(3));
+  EXPECT_FALSE(factor_gpu<T>(300, 257, wide.data(), 300, tau.data(), error));
+  EXPECT_EQ(wide, std::vector<T>(300 * 257, T(3)));
   EXPECT_FALSE(factor_gpu<T>(3, 4, a.data(), 100, tau.data(), error));
   EXPECT_FALSE(factor_gpu<T>(100, 4, a.data(), 99, tau.data(), error));
   EXPECT_EQ(a, std::vector<T>(100 * 80, T(3)));
-  EXPECT_EQ(tau, std::vector<T>(80, T(-7)));
+  EXPECT_EQ(tau, std::vector<T>(257, T(-7)));
 }
 
 }  // namespace

@@ -1,0 +1,37 @@
+#pragma once
+
+// xORGQR and xORMQR (SIDE = 'L') on a CUDA GPU past one compact-WY block: more than
+// kGpuMaxReflectors reflectors or more than kGpuMaxColumns columns (gpu_apply_q.hpp does one
+// block). The reflectors are taken in groups of kGpuMaxReflectors, as xORGQR and xORMQR block
+// them, and each group is applied as one block to at most kGpuMaxColumns columns at a time:
+//   - xORMQR: Q^T C = Q_last^T ... Q_1^T C, Q C = Q_1 (... (Q_last C)), Q_g acting on the
+//     rows from its first reflector's down;
+//   - xORGQR: the last group forms its columns of Q; going back, each group updates the
+//     columns already formed to its right and forms its own, over its reflectors, with zeros
+//     above them.
+// Host data is copied to the device whole first, since every group reads it; a failure before
+// the result is written back leaves the caller's data as it was.
+
+#include <string>
+
+#include "qr/gpu_apply_q.hpp"
+
+namespace switchyard::qr {
+
+// The most reflectors, and columns of Q or C, the wide operations take.
+constexpr int kGpuMaxWide = 256;
+
+// Whether form_q_wide_gpu takes an m x n Q from k reflectors: the columns past the last group
+// of reflectors must fit one block.
+bool wide_q_fits(int n, int k);
+
+// form_q_gpu's contract for 1 <= k <= n <= kGpuMaxWide with wide_q_fits(n, k).
+template <class T>
+bool form_q_wide_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::string& error);
+
+// apply_q_gpu's contract for 1 <= k <= kGpuMaxWide, 1 <= nc <= kGpuMaxWide.
+template <class T>
+bool apply_q_wide_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau,
+                      T* c, int ldc, std::string& error);
+
+}  // namespace switchyard::qr
