@@ -8,20 +8,21 @@ namespace switchyard::kernels {
 namespace wy {
 namespace {
 
-// 8 x 16 threads, each computing 4 rows (r0 + 8 q) by 4 columns (c0 + 16 p) of a 32-row tile;
-// W stays in shared memory for all the tiles a block takes.
+// 8 x 16 threads, each computing 4 rows (r0 + 8 q) by P columns (c0 + 16 p) of a 32-row tile,
+// P the fewest that cover w; W stays in shared memory for all the tiles a block takes.
 constexpr int kThreads = 128;
 constexpr int kMaxBlocks = 1024;
 
-template <class T>
+template <class T, int P>
 __global__ void __launch_bounds__(kThreads)
 apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long end_row,
       bool identity_base, T* out, long long ld_out) {
-  __shared__ T w_tile[kWyMaxReflectors * kWyMaxColumns];  // W(j, c) at j * kWyMaxColumns + c
-  __shared__ T v_tile[kWyMaxReflectors * kTileRows];      // V(r, j) at j * kTileRows + r
+  constexpr int kWidth = 16 * P;  // the narrower, the more blocks fit an SM
+  __shared__ T w_tile[kWyMaxReflectors * kWidth];    // W(j, c) at j * kWidth + c
+  __shared__ T v_tile[kWyMaxReflectors * kTileRows];  // V(r, j) at j * kTileRows + r
   const int k = v.k, tid = int(threadIdx.x);
   for (int idx = tid; idx < k * w; idx += kThreads) {
-    w_tile[(idx % k) * kWyMaxColumns + idx / k] = w_matrix[idx];
+    w_tile[(idx % k) * kWidth + idx / k] = w_matrix[idx];
   }
   const int r0 = tid / 16, c0 = tid % 16;
   const long long tiles = (end_row - first_row + kTileRows - 1) / kTileRows;
@@ -34,17 +35,17 @@ apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long 
       v_tile[j * kTileRows + r] = i < end_row ? masked(v, i, j) : T(0);
     }
     __syncthreads();
-    T sum[4][4] = {};
+    T sum[4][P] = {};
     for (int j = 0; j < k; ++j) {
-      T vr[4], wc[4];
+      T vr[4], wc[P];
 #pragma unroll
       for (int q = 0; q < 4; ++q) vr[q] = v_tile[j * kTileRows + r0 + 8 * q];
 #pragma unroll
-      for (int p = 0; p < 4; ++p) wc[p] = w_tile[j * kWyMaxColumns + c0 + 16 * p];
+      for (int p = 0; p < P; ++p) wc[p] = w_tile[j * kWidth + c0 + 16 * p];
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
 #pragma unroll
-        for (int p = 0; p < 4; ++p) sum[q][p] += vr[q] * wc[p];
+        for (int p = 0; p < P; ++p) sum[q][p] += vr[q] * wc[p];
       }
     }
 #pragma unroll
@@ -52,7 +53,7 @@ apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long 
       const long long i = row0 + r0 + 8 * q;
       if (i >= end_row) continue;
 #pragma unroll
-      for (int p = 0; p < 4; ++p) {
+      for (int p = 0; p < P; ++p) {
         const int c = c0 + 16 * p;
         if (c >= w) continue;
         T* at = out + i + c * ld_out;
@@ -74,8 +75,17 @@ cudaError_t wy_apply(Reflectors<T> v, long long m, const T* w_matrix, int w,
   const long long tiles = (end_row - first_row + wy::kTileRows - 1) / wy::kTileRows;
   if (tiles <= 0) return cudaSuccess;
   const unsigned blocks = unsigned(std::min<long long>(tiles, wy::kMaxBlocks));
-  wy::apply<T><<<blocks, wy::kThreads, 0, stream>>>(v, w_matrix, w, first_row, end_row,
-                                                     identity_base, out, ld_out);
+  const int p = wy::sixteens(w);
+  if (p == 1) {
+    wy::apply<T, 1><<<blocks, wy::kThreads, 0, stream>>>(v, w_matrix, w, first_row, end_row,
+                                                         identity_base, out, ld_out);
+  } else if (p == 2) {
+    wy::apply<T, 2><<<blocks, wy::kThreads, 0, stream>>>(v, w_matrix, w, first_row, end_row,
+                                                         identity_base, out, ld_out);
+  } else {
+    wy::apply<T, 4><<<blocks, wy::kThreads, 0, stream>>>(v, w_matrix, w, first_row, end_row,
+                                                         identity_base, out, ld_out);
+  }
   return cudaGetLastError();
 }
 

@@ -32,8 +32,8 @@ cudaError_t wy_tall_product(Reflectors<T> v, long long m, const T* x, long long 
                             long long first_row, long long rows, T* partials,
                             cudaStream_t stream);
 
-// sum[e] = sum over b < blocks of partials[b * entries + e], in that order (the same result
-// on every run).
+// sum[e] = sum over b < blocks of partials[b * entries + e], added in an order fixed by
+// `blocks` alone (the same result on every run).
 template <class T>
 cudaError_t wy_sum_partials(const T* partials, int blocks, int entries, T* sum,
                             cudaStream_t stream);

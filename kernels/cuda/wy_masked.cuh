@@ -15,4 +15,8 @@ __device__ __forceinline__ T masked(const Reflectors<T>& v, long long i, int j) 
 // Rows of the tiles the tall kernels stage in shared memory.
 constexpr int kTileRows = 32;
 
+// The tall kernels give each thread every 16th row or column of an output up to 64 wide:
+// this many of them (1, 2 or 4) cover `width`.
+inline int sixteens(int width) { return width <= 16 ? 1 : width <= 32 ? 2 : 4; }
+
 }  // namespace switchyard::kernels::wy
