@@ -50,10 +50,10 @@ struct MmaKernelParams {
   // tiles ahead of the one being multiplied. Without it, each thread holds the next tile in
   // registers while the current one is multiplied: stages 2 double-buffers local memory,
   // stages 1 uses one buffer (half the local memory) and a second barrier per tile.
-  int stages = 1;
+  int stages = 2;
   bool async_copy = false;
   // Local tiles swizzled instead of padded (see above); needs wm and wn multiples of 16.
-  bool swizzle = false;
+  bool swizzle = true;
   // Tiles of C are visited in column strips group_m tiles tall, so that work-groups running at
   // the same time share panels of A' and B' in L2 (1: plain column order).
   int group_m = 8;

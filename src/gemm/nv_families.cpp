@@ -132,7 +132,10 @@ bool nv_default(int cc, Precision precision, KernelParams& p) {
   if (precision == Precision::f64) {
     p = nv_params(Family::mma, precision);
     p.shape = cc >= 90 ? MmaShape::m16n8k16 : MmaShape::m8n8k4;
-    p.ml = 128, p.nl = 64, p.kl = 16, p.ms = cc >= 90 ? 64 : 32, p.ns = 32, p.stages = 1;
+    // Swizzled and double-buffered as measured on the H200; sm_80 keeps the padded single
+    // buffer, which no measurement there has replaced.
+    p.ml = 128, p.nl = 64, p.kl = 16, p.ms = cc >= 90 ? 64 : 32, p.ns = 32;
+    p.stages = cc >= 90 ? 2 : 1, p.swizzle = cc >= 90;
     p.async_copy = false, p.group_m = 8;
   } else {
     p = nv_params(Family::ffma, precision);

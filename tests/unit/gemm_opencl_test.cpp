@@ -124,7 +124,12 @@ TEST(GemmTuningDatabase, NvidiaDevicesDefaultToTheirFamilies) {
   h200.nv_compute_capability = 90;
   EXPECT_EQ(gemm::select(h200, Precision::f64).source, "NVIDIA sm_90 default (mma family)");
   EXPECT_EQ(gemm::select(h200, Precision::f64).entry.params.family, gemm::Family::mma);
+  EXPECT_TRUE(gemm::select(h200, Precision::f64).entry.params.swizzle);
   EXPECT_EQ(gemm::select(h200, Precision::f32).entry.params.family, gemm::Family::ffma);
+  h200.name = "NVIDIA H200";  // the shipped entries parse
+  EXPECT_EQ(gemm::select(h200, Precision::f64).source, "shipped (H200)");
+  EXPECT_EQ(gemm::select(h200, Precision::f32).source, "shipped (H200)");
+  h200.name = "Some NVIDIA GPU";
   h200.nv_compute_capability = 75;
   EXPECT_EQ(gemm::select(h200, Precision::f64).source, "generic GPU default");
 }

@@ -55,7 +55,7 @@ TEST(MmaKernelSource, SourceUsesTheChosenInstructionAndCopyPath) {
 // within NVIDIA's 48 KiB; the fragment reads then flip columns by the k-row (g ^ 4t).
 TEST(MmaKernelSource, SwizzledTilesDoubleBufferTheDefaultTile) {
   sg::MmaKernelParams p;
-  p.stages = 2;
+  p.stages = 2, p.swizzle = false;
   EXPECT_EQ(sg::local_memory_bytes(p), 51200u);
   p.swizzle = true;
   ASSERT_EQ(sg::check(p), "");
@@ -72,7 +72,7 @@ TEST(MmaKernelSource, SwizzledTilesDoubleBufferTheDefaultTile) {
 TEST(MmaKernelSource, SwizzleNeedsWarpTilesOf16) {
   sg::MmaKernelParams p;
   p.shape = sg::MmaShape::m8n8k4, p.bm = 64, p.bn = 64, p.bk = 8, p.wm = 8, p.wn = 64;
-  p.stages = 2;
+  p.stages = 2, p.swizzle = false;
   ASSERT_EQ(sg::check(p), "");
   p.swizzle = true;
   EXPECT_NE(sg::check(p), "");
