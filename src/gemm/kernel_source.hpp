@@ -61,6 +61,7 @@ struct KernelParams {
   MmaShape shape = MmaShape::m16n8k16;
   int stages = 2;           // local buffers: cp.async pipeline depth, or 1-2 register-staged
   bool async_copy = false;  // cp.async tile copies (else through registers)
+  bool swizzle = false;     // mma: XOR-swizzled local tiles instead of padded rows
   int group_m = 8;          // tiles of C visited in strips group_m tiles tall
   int lanes_m = 4;          // ffma: lanes of a warp along m
 

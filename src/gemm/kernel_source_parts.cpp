@@ -33,12 +33,26 @@ Cover cover(const SlabCopy& s) {
 
 std::string vec_type(const SlabCopy& s) { return std::string(s.type) + str(16 / s.elem_bytes); }
 
-// Element offsets of piece (q, u) relative to the thread's first piece, in global (times ld,
-// plus columns) and local memory.
-int local_offset(const SlabCopy& s, const Cover& c, int q, int u) {
-  return q * c.rows_per_pass * s.ld_local + u * c.per_row * c.vec;
+// Passes q and q + period() put the thread on rows with the same swizzle (row % 4), so they
+// share one local base offset; unswizzled slabs have a single base.
+int period(const SlabCopy& s, const Cover& c) {
+  if (!s.swizzle) return 1;
+  const int rows_mod4 = c.rows_per_pass % 4;
+  const int p = rows_mod4 == 0 ? 1 : rows_mod4 == 2 ? 2 : 4;
+  return std::min(p, c.row_passes);
 }
 
+// Piece (q, u) of the thread lives at local base <name>_local<q % period> plus this offset;
+// the swizzle leaves the u offsets alone, since they are whole groups of 16 columns.
+int local_offset(const SlabCopy& s, const Cover& c, int q, int u) {
+  return (q - q % period(s, c)) * c.rows_per_pass * s.ld_local + u * c.per_row * c.vec;
+}
+
+std::string local_base(const SlabCopy& s, const Cover& c, int q) {
+  return std::string(1, s.name) + "_local" + str(q % period(s, c));
+}
+
+// Element offset of piece (q, u) in global memory, relative to the thread's first piece.
 std::string global_offset(const SlabCopy& s, const Cover& c, int q, int u) {
   const std::string n(1, s.name);
   std::string e;
@@ -59,6 +73,9 @@ std::string check(const SlabCopy& s) {
   const Cover c = cover(s);
   if (c.rows_per_pass > s.rows || s.rows % c.rows_per_pass != 0)
     return "tile rows not a multiple of the rows the threads cover at once";
+  if (s.swizzle && (s.cols % 16 != 0 || s.ld_local % 16 != 0 ||
+                    (c.col_passes > 1 && c.per_row * c.vec % 16 != 0)))
+    return "a swizzled slab needs widths and column steps that are multiples of 16";
   return {};
 }
 
@@ -71,8 +88,13 @@ std::string slab_setup(const SlabCopy& s, const std::string& col0_expr) {
   o += "  __global const " + std::string(s.type) + "* g" + n + " = " + n + " + (size_t)" + n +
        "_row0 * ld" + n + " + (" + col0_expr + ") + " + n + "_col0;\n";
   o += "  const size_t " + n + "_slab_step = (size_t)" + str(s.rows) + " * ld" + n + ";\n";
-  o += "  const int " + n + "_local0 = " + n + "_row0 * " + str(s.ld_local) + " + " + n +
-       "_col0;\n";
+  for (int j = 0; j < period(s, c); ++j) {
+    const std::string row = n + "_row0" + (j > 0 ? " + " + str(j * c.rows_per_pass) : "");
+    const std::string col =
+        s.swizzle ? "(" + n + "_col0 ^ (((" + row + ") & 3) << 2))" : n + "_col0";
+    o += "  const int " + n + "_local" + str(j) + " = (" + row + ") * " + str(s.ld_local) +
+         " + " + col + ";\n";
+  }
   return o;
 }
 
@@ -81,11 +103,11 @@ std::string slab_issue_async(const SlabCopy& s, const std::string& local,
   const Cover c = cover(s);
   const std::string n(1, s.name);
   std::string o = "    {\n      __local " + std::string(s.type) + "* l_ = " + local + " + (" +
-                  stage_offset + ") + " + n + "_local0;\n";
+                  stage_offset + ");\n";
   for (int q = 0; q < c.row_passes; ++q)
     for (int u = 0; u < c.col_passes; ++u)
-      o += "      CP_ASYNC16(l_ + " + str(local_offset(s, c, q, u)) + ", g" + n + " + " +
-           global_offset(s, c, q, u) + ");\n";
+      o += "      CP_ASYNC16(l_ + " + local_base(s, c, q) + " + " + str(local_offset(s, c, q, u)) +
+           ", g" + n + " + " + global_offset(s, c, q, u) + ");\n";
   o += "      g" + n + " += " + n + "_slab_step;\n    }\n";
   return o;
 }
@@ -109,11 +131,11 @@ std::string slab_store(const SlabCopy& s, const std::string& local,
   const std::string n(1, s.name);
   const std::string vt = vec_type(s);
   std::string o = "    {\n      __local " + std::string(s.type) + "* l_ = " + local + " + (" +
-                  stage_offset + ") + " + n + "_local0;\n";
+                  stage_offset + ");\n";
   for (int q = 0; q < c.row_passes; ++q)
     for (int u = 0; u < c.col_passes; ++u)
-      o += "      *(__local " + vt + "*)(l_ + " + str(local_offset(s, c, q, u)) + ") = " + n +
-           "_reg_" + str(q) + "_" + str(u) + ";\n";
+      o += "      *(__local " + vt + "*)(l_ + " + local_base(s, c, q) + " + " +
+           str(local_offset(s, c, q, u)) + ") = " + n + "_reg_" + str(q) + "_" + str(u) + ";\n";
   o += "    }\n";
   return o;
 }

@@ -8,6 +8,12 @@
 // (leading dimension ld, a run-time kernel argument) and placed at row stride `ld_local` in a
 // local array. It moves as 16-byte pieces: the work-group's threads cover a slab row after row,
 // consecutive threads taking consecutive pieces, so every warp reads whole 128-byte lines.
+//
+// A swizzled slab keeps element (k, c) at k * ld_local + (c ^ 4 (k % 4)): within each group of
+// 16 columns, row k's blocks of 4 elements trade places by k % 4. Readers that take rows k..k+3
+// at the same 4 columns then meet 4 different banks without padding the rows (mma_kernel_source).
+// Pieces stay whole (4 is a multiple of a piece's 2 or 4 elements), and a group of 16 columns
+// stays in place, so 8 threads storing 8 consecutive pieces still fill distinct banks.
 
 #include <functional>
 #include <string>
@@ -22,13 +28,15 @@ struct SlabCopy {
   int ld_local;           // row stride of the slab in local memory, in elements
   int threads;            // work-group size
   bool async_copy;
+  bool swizzle = false;   // the layout above; needs cols and ld_local multiples of 16
 };
 
 // Empty when the threads can share the slab's 16-byte pieces evenly, else why not.
 std::string check(const SlabCopy& s);
 
-// Declarations at kernel start: this thread's first piece, and a pointer g<name> into the
-// packed operand at the work-group's first slab (column offset `col0_expr`, rows from 0).
+// Declarations at kernel start: this thread's first piece (its local offsets: one, or with a
+// swizzle one per row pattern), and a pointer g<name> into the packed operand at the
+// work-group's first slab (column offset `col0_expr`, rows from 0).
 std::string slab_setup(const SlabCopy& s, const std::string& col0_expr);
 // Copies the slab under g<name> into local array `local` at element offset `stage_offset` and
 // advances g<name> to the next slab. Asynchronous: cp.async, completed by cp_async_wait().

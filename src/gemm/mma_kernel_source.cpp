@@ -40,11 +40,28 @@ int b_k(int r) { return 4 * r; }
 int c_row(int r) { return 8 * (r / 2); }
 int c_col(int r) { return r % 2; }
 
-constexpr int kLocalPad = 4;  // doubles added to each local row: see the header
+constexpr int kLocalPad = 4;  // doubles added to each padded local row: see the header
+
+int local_pad(const MmaKernelParams& p) { return p.swizzle ? 0 : kLocalPad; }
 
 SlabCopy slab(const MmaKernelParams& p, char name) {
   const int cols = name == 'a' ? p.bm : p.bn;
-  return {name, "double", 8, p.bk, cols, cols + kLocalPad, threads(p), p.async_copy};
+  return {name, "double", 8, p.bk, cols, cols + local_pad(p), threads(p), p.async_copy, p.swizzle};
+}
+
+// A fragment element at k-row kk + t (kk a multiple of 4) and column c + g of the warp tile
+// (c a multiple of 8) is read through a per-thread pointer plus a constant. Padded: the pointer
+// `frag0` covers (t, g) and the constant is kk * ld + c. Swizzled, the column's bits 2 and 3
+// flip by t; the warp tile starts on a multiple of 16, so only bit 3 of c (which flips bit 3
+// of g ^ 4t) reaches the pointer: `frag0` for c % 16 == 0, `frag8` for c % 16 == 8.
+struct FragRead {
+  std::string pointer;
+  int offset;
+};
+
+FragRead frag_read(const MmaKernelParams& p, const std::string& prefix, int ld, int kk, int c) {
+  if (!p.swizzle) return {prefix + "0", kk * ld + c};
+  return {prefix + (c % 16 == 8 ? "8" : "0"), kk * ld + c - c % 16};
 }
 
 std::string acc(int i, int j, int r) {
@@ -56,22 +73,26 @@ std::string acc(int i, int j, int r) {
 std::string compute_stage(const MmaKernelParams& p, const std::string& a_stage,
                           const std::string& b_stage) {
   const ShapeInfo s = info(p.shape);
-  const int lda = p.bm + kLocalPad, ldb = p.bn + kLocalPad;
+  const int lda = p.bm + local_pad(p), ldb = p.bn + local_pad(p);
   const int tiles_i = p.wm / s.m, tiles_j = p.wn / 8;
   std::string o;
   o += "    {\n";
-  o += "      __local const double* ap = a_local + (" + a_stage + ") + a_frag0;\n";
-  o += "      __local const double* bp = b_local + (" + b_stage + ") + b_frag0;\n";
+  o += "      __local const double* a_stage = a_local + (" + a_stage + ");\n";
+  o += "      __local const double* b_stage = b_local + (" + b_stage + ");\n";
   for (int kk = 0; kk < p.bk; kk += s.k) {
     o += "      {\n";
     for (int i = 0; i < tiles_i; ++i)
-      for (int r = 0; r < s.a_regs; ++r)
-        o += "        const double a" + str(i) + "_" + str(r) + " = ap[" +
-             str((kk + a_k(s, r)) * lda + i * s.m + a_row(s, r)) + "];\n";
+      for (int r = 0; r < s.a_regs; ++r) {
+        const FragRead f = frag_read(p, "a_frag", lda, kk + a_k(s, r), i * s.m + a_row(s, r));
+        o += "        const double a" + str(i) + "_" + str(r) + " = a_stage[" + f.pointer +
+             " + " + str(f.offset) + "];\n";
+      }
     for (int j = 0; j < tiles_j; ++j)
-      for (int r = 0; r < s.b_regs; ++r)
-        o += "        const double b" + str(j) + "_" + str(r) + " = bp[" +
-             str((kk + b_k(r)) * ldb + j * 8) + "];\n";
+      for (int r = 0; r < s.b_regs; ++r) {
+        const FragRead f = frag_read(p, "b_frag", ldb, kk + b_k(r), j * 8);
+        o += "        const double b" + str(j) + "_" + str(r) + " = b_stage[" + f.pointer +
+             " + " + str(f.offset) + "];\n";
+      }
     for (int i = 0; i < tiles_i; ++i)
       for (int j = 0; j < tiles_j; ++j) {
         std::string regs, outs, ins;
@@ -133,7 +154,7 @@ int threads(const MmaKernelParams& p) {
 }
 
 std::size_t local_memory_bytes(const MmaKernelParams& p) {
-  return std::size_t(p.stages) * p.bk * (p.bm + p.bn + 2 * kLocalPad) * sizeof(double);
+  return std::size_t(p.stages) * p.bk * (p.bm + p.bn + 2 * local_pad(p)) * sizeof(double);
 }
 
 std::string check(const MmaKernelParams& p) {
@@ -143,7 +164,9 @@ std::string check(const MmaKernelParams& p) {
   if (p.bm % p.wm != 0 || p.bn % p.wn != 0) return "block tile not a multiple of the warp tile";
   if (p.bk % s.k != 0) return "bk not a multiple of the mma depth";
   if (p.bm % 16 != 0 || p.bn % 16 != 0)
-    return "bm and bn must be multiples of 16 (the local padding assumes 128-byte rows)";
+    return "bm and bn must be multiples of 16 (the local layouts assume 128-byte rows)";
+  if (p.swizzle && (p.wm % 16 != 0 || p.wn % 16 != 0))
+    return "the swizzled layout needs warp tiles that are multiples of 16";
   const int t = threads(p);
   if (t > 1024) return "more than 1024 threads";
   if (p.async_copy ? p.stages < 2 : (p.stages < 1 || p.stages > 2))
@@ -160,13 +183,13 @@ std::string name(const MmaKernelParams& p) {
   const ShapeInfo s = info(p.shape);
   return "m" + str(s.m) + "k" + str(s.k) + "_" + str(p.bm) + "x" + str(p.bn) + "x" + str(p.bk) +
          "_w" + str(p.wm) + "x" + str(p.wn) + (p.async_copy ? "_s" : "_r") + str(p.stages) +
-         "_g" + str(p.group_m);
+         "_g" + str(p.group_m) + (p.swizzle ? "_xor" : "");
 }
 
 std::string mma_kernel_source(const MmaKernelParams& p) {
   const ShapeInfo s = info(p.shape);
   const SlabCopy sa = slab(p, 'a'), sb = slab(p, 'b');
-  const int lda = p.bm + kLocalPad, ldb = p.bn + kLocalPad;
+  const int lda = p.bm + local_pad(p), ldb = p.bn + local_pad(p);
   const int stage_a = p.bk * lda, stage_b = p.bk * ldb;
   const int tiles_i = p.wm / s.m, tiles_j = p.wn / 8;
 
@@ -185,9 +208,14 @@ std::string mma_kernel_source(const MmaKernelParams& p) {
   o += "  const int m0 = tile_m * " + str(p.bm) + ", n0 = tile_n * " + str(p.bn) + ";\n";
   o += slab_setup(sa, "m0");
   o += slab_setup(sb, "n0");
-  // Thread (g, t) of a warp reads A' at k-row t, column g of each 16 x k fragment, B' likewise.
-  o += "  const int a_frag0 = t * " + str(lda) + " + warp_m * " + str(p.wm) + " + g;\n";
-  o += "  const int b_frag0 = t * " + str(ldb) + " + warp_n * " + str(p.wn) + " + g;\n";
+  // Thread (g, t) of a warp reads A' at k-row t, column g of each 16 x k fragment, B' likewise
+  // (frag_read: where the swizzle moves those columns).
+  const std::string col = p.swizzle ? "(g ^ (t << 2))" : "g";
+  o += "  const int a_frag0 = t * " + str(lda) + " + warp_m * " + str(p.wm) + " + " + col + ";\n";
+  o += "  const int b_frag0 = t * " + str(ldb) + " + warp_n * " + str(p.wn) + " + " + col + ";\n";
+  if (p.swizzle) {
+    o += "  const int a_frag8 = a_frag0 ^ 8, b_frag8 = b_frag0 ^ 8;\n";
+  }
   for (int i = 0; i < tiles_i; ++i)
     for (int j = 0; j < tiles_j; ++j) {
       o += "  double";

@@ -15,9 +15,13 @@
 //
 // Why this layout: each k-row of a tile is bm contiguous doubles, so a tile arrives in
 // full 128-byte lines, 16 bytes per thread (cp.async straight into local memory, or a
-// double2 load and store). In local memory each tile row is padded by 4 doubles, so a row holds
-// 128 k + 32 bytes: the fragment loads (thread (g, t) of a warp reads rows k + t at columns i + g)
-// then hit 4 distinct 32-byte bank groups per half-warp and are conflict-free.
+// double2 load and store). The fragment loads (thread (g, t) of a warp reads rows k + t at
+// columns i + g) must hit 4 distinct 32-byte bank groups per half-warp to be conflict-free, and
+// the local tiles get there in one of two ways:
+//   padded: each tile row gets 4 more doubles, so a row holds 128 k + 32 bytes;
+//   swizzled: rows keep their width and row k's 4-double blocks trade places by k % 4 within
+//   each 16 doubles (kernel_source_parts.hpp). No padding: two 128 x 64 x 16 stages take 48 KiB,
+//   exactly NVIDIA OpenCL's local memory, where padded ones would take 50 KiB.
 //
 // C is column-major with leading dimension ldc, starting c_offset elements into its buffer; only
 // the true m x n entries are written, and with beta == 0 C is never read.
@@ -46,8 +50,10 @@ struct MmaKernelParams {
   // tiles ahead of the one being multiplied. Without it, each thread holds the next tile in
   // registers while the current one is multiplied: stages 2 double-buffers local memory,
   // stages 1 uses one buffer (half the local memory) and a second barrier per tile.
-  int stages = 1;
+  int stages = 2;
   bool async_copy = false;
+  // Local tiles swizzled instead of padded (see above); needs wm and wn multiples of 16.
+  bool swizzle = true;
   // Tiles of C are visited in column strips group_m tiles tall, so that work-groups running at
   // the same time share panels of A' and B' in L2 (1: plain column order).
   int group_m = 8;

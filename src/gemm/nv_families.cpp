@@ -14,6 +14,7 @@ MmaKernelParams to_mma(const KernelParams& p) {
   MmaKernelParams m;
   m.shape = p.shape, m.bm = p.ml, m.bn = p.nl, m.bk = p.kl, m.wm = p.ms, m.wn = p.ns;
   m.stages = p.stages, m.async_copy = p.async_copy, m.group_m = p.group_m;
+  m.swizzle = p.swizzle;
   return m;
 }
 
@@ -75,6 +76,7 @@ std::string nv_describe(const KernelParams& p) {
   if (p.family == Family::ffma) o << " lanes=" << p.lanes_m;
   o << " stages=" << p.stages << " copy=" << (p.async_copy ? "async" : "reg")
     << " group=" << p.group_m;
+  if (p.family == Family::mma && p.swizzle) o << " tiles=xor";
   return o.str();
 }
 
@@ -89,7 +91,14 @@ bool nv_parse(const std::string& text, Precision precision, KernelParams& out) {
   const std::string family = field["family"];
   if (family != "mma" && family != "ffma") return false;
   KernelParams p = nv_params(family == "mma" ? Family::mma : Family::ffma, precision);
-  if (field.size() != 10) return false;  // nine shared fields, and shape (mma) or lanes (ffma)
+  // Nine shared fields, and shape (mma) or lanes (ffma); mma may add tiles (pad when absent).
+  const bool has_tiles = field.count("tiles") > 0;
+  if (has_tiles && family != "mma") return false;
+  if (field.size() != (has_tiles ? 11u : 10u)) return false;
+  if (has_tiles) {
+    if (field["tiles"] != "xor" && field["tiles"] != "pad") return false;
+    p.swizzle = field["tiles"] == "xor";
+  }
   if (family == "mma") {
     bool known = false;
     for (MmaShape s : {MmaShape::m8n8k4, MmaShape::m16n8k4, MmaShape::m16n8k8, MmaShape::m16n8k16})
@@ -123,7 +132,10 @@ bool nv_default(int cc, Precision precision, KernelParams& p) {
   if (precision == Precision::f64) {
     p = nv_params(Family::mma, precision);
     p.shape = cc >= 90 ? MmaShape::m16n8k16 : MmaShape::m8n8k4;
-    p.ml = 128, p.nl = 64, p.kl = 16, p.ms = cc >= 90 ? 64 : 32, p.ns = 32, p.stages = 1;
+    // Swizzled and double-buffered as measured on the H200; sm_80 keeps the padded single
+    // buffer, which no measurement there has replaced.
+    p.ml = 128, p.nl = 64, p.kl = 16, p.ms = cc >= 90 ? 64 : 32, p.ns = 32;
+    p.stages = cc >= 90 ? 2 : 1, p.swizzle = cc >= 90;
     p.async_copy = false, p.group_m = 8;
   } else {
     p = nv_params(Family::ffma, precision);
@@ -148,12 +160,14 @@ std::vector<KernelParams> nv_search_space(Precision precision, const DeviceLimit
               for (int ns : {16, 32, 64})
                 for (int stages : {1, 2, 3, 4})
                   for (bool async : {false, true})
-                    for (int group : {1, 8}) {
-                      KernelParams p = nv_params(Family::mma, precision);
-                      p.shape = shape, p.ml = ml, p.nl = nl, p.kl = kl, p.ms = ms, p.ns = ns;
-                      p.stages = stages, p.async_copy = async, p.group_m = group;
-                      keep(p);
-                    }
+                    for (int group : {1, 8})
+                      for (bool swizzle : {false, true}) {
+                        KernelParams p = nv_params(Family::mma, precision);
+                        p.shape = shape, p.ml = ml, p.nl = nl, p.kl = kl, p.ms = ms, p.ns = ns;
+                        p.stages = stages, p.async_copy = async, p.group_m = group;
+                        p.swizzle = swizzle;
+                        keep(p);
+                      }
   } else {
     for (int ml : {64, 128, 256})
       for (int nl : {64, 128, 256})

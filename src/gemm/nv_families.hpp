@@ -8,8 +8,11 @@
 // Both read ROW,ROW packed operands and keep their tiles in local memory; ks and vw do not
 // apply (describe() leaves them out). Text form, as in the tuning database:
 //   family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=1 copy=reg group=8
+//   family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 tiles=xor
 //   family=ffma ml=128 nl=128 kl=16 ms=8 ns=8 lanes=4 stages=2 copy=async group=8
 // copy=async needs cp.async (compute capability 8.0); ffma with copy=reg is portable OpenCL C.
+// tiles=xor (mma only) swizzles the local tiles instead of padding their rows
+// (mma_kernel_source.hpp); without it they are padded, and describe() writes it only when set.
 
 #include <cstddef>
 #include <string>

@@ -69,6 +69,8 @@ const char* const kMma[] = {
     "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=1 copy=reg group=8",
     "family=mma shape=m16n8k8 ml=64 nl=64 kl=8 ms=32 ns=32 stages=3 copy=async group=1",
     "family=mma shape=m8n8k4 ml=64 nl=64 kl=8 ms=32 ns=32 stages=2 copy=reg group=8",
+    "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 tiles=xor",
+    "family=mma shape=m16n8k16 ml=64 nl=64 kl=16 ms=32 ns=32 stages=3 copy=async group=8 tiles=xor",
 };
 const char* const kFfmaAsync =
     "family=ffma ml=128 nl=128 kl=16 ms=8 ns=8 lanes=4 stages=2 copy=async group=8";
@@ -83,6 +85,11 @@ TEST(GemmKernelSource, NvidiaFamiliesDescribeParseAndLimits) {
       Precision::f64, p));
   EXPECT_FALSE(gemm::parse("family=ffma ml=64 nl=64 kl=16 ms=4 ns=4 stages=2 copy=reg group=8",
                            Precision::f32, p));
+  EXPECT_FALSE(gemm::parse(std::string(kFfmaPortable[0]) + " tiles=xor", Precision::f32, p));
+  EXPECT_FALSE(gemm::parse(std::string(kMma[0]) + " tiles=swizzled", Precision::f64, p));
+  // tiles=pad is the default, which describe() leaves out.
+  EXPECT_EQ(gemm::describe(params((std::string(kMma[0]) + " tiles=pad").c_str(), Precision::f64)),
+            kMma[0]);
   const gemm::DeviceLimits pocl{4096, 1 << 20, 0}, h200{1024, 49152, 90}, a100{1024, 49152, 80};
   EXPECT_EQ(gemm::invalid(params(kMma[0], Precision::f64), pocl),
             "needs an NVIDIA device of compute capability 9.0");
@@ -98,6 +105,13 @@ TEST(GemmKernelSource, NvidiaFamiliesDescribeParseAndLimits) {
   p = params(kMma[0], Precision::f64);
   p.stages = 3, p.async_copy = true;
   EXPECT_EQ(gemm::invalid(p, h200), "tiles larger than the device's local memory");
+  // Two padded stages of that tile take 50 KiB; swizzled, exactly the 48 KiB there are.
+  p = params(kMma[0], Precision::f64);
+  p.stages = 2;
+  EXPECT_EQ(gemm::invalid(p, h200), "tiles larger than the device's local memory");
+  p.swizzle = true;
+  EXPECT_EQ(gemm::invalid(p, h200), "");
+  EXPECT_EQ(p.local_bytes(), 49152u);
   EXPECT_FALSE(gemm::nv_search_space(Precision::f64, h200).empty());
   for (const KernelParams& c : gemm::nv_search_space(Precision::f32, h200))
     EXPECT_EQ(gemm::invalid(c, h200), "") << gemm::describe(c);
@@ -110,7 +124,12 @@ TEST(GemmTuningDatabase, NvidiaDevicesDefaultToTheirFamilies) {
   h200.nv_compute_capability = 90;
   EXPECT_EQ(gemm::select(h200, Precision::f64).source, "NVIDIA sm_90 default (mma family)");
   EXPECT_EQ(gemm::select(h200, Precision::f64).entry.params.family, gemm::Family::mma);
+  EXPECT_TRUE(gemm::select(h200, Precision::f64).entry.params.swizzle);
   EXPECT_EQ(gemm::select(h200, Precision::f32).entry.params.family, gemm::Family::ffma);
+  h200.name = "NVIDIA H200";  // the shipped entries parse
+  EXPECT_EQ(gemm::select(h200, Precision::f64).source, "shipped (H200)");
+  EXPECT_EQ(gemm::select(h200, Precision::f32).source, "shipped (H200)");
+  h200.name = "Some NVIDIA GPU";
   h200.nv_compute_capability = 75;
   EXPECT_EQ(gemm::select(h200, Precision::f64).source, "generic GPU default");
 }

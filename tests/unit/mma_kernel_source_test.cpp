@@ -51,6 +51,35 @@ TEST(MmaKernelSource, SourceUsesTheChosenInstructionAndCopyPath) {
   EXPECT_NE(s.find("cp.async.wait_group 0"), std::string::npos);
 }
 
+// Swizzled tiles drop the 4 doubles of padding per row, so the default tile double-buffers
+// within NVIDIA's 48 KiB; the fragment reads then flip columns by the k-row (g ^ 4t).
+TEST(MmaKernelSource, SwizzledTilesDoubleBufferTheDefaultTile) {
+  sg::MmaKernelParams p;
+  p.stages = 2, p.swizzle = false;
+  EXPECT_EQ(sg::local_memory_bytes(p), 51200u);
+  p.swizzle = true;
+  ASSERT_EQ(sg::check(p), "");
+  EXPECT_EQ(sg::local_memory_bytes(p), 49152u);
+  EXPECT_EQ(sg::name(p), "m16k16_128x64x16_w64x32_r2_g8_xor");
+  const std::string s = sg::mma_kernel_source(p);
+  EXPECT_NE(s.find("__local double a_local[4096]"), std::string::npos);  // 2 x 16 x 128
+  EXPECT_NE(s.find("(g ^ (t << 2))"), std::string::npos);
+  EXPECT_NE(s.find("a_frag8"), std::string::npos);
+  p.swizzle = false;
+  EXPECT_EQ(sg::mma_kernel_source(p).find("(g ^ (t << 2))"), std::string::npos);
+}
+
+TEST(MmaKernelSource, SwizzleNeedsWarpTilesOf16) {
+  sg::MmaKernelParams p;
+  p.shape = sg::MmaShape::m8n8k4, p.bm = 64, p.bn = 64, p.bk = 8, p.wm = 8, p.wn = 64;
+  p.stages = 2, p.swizzle = false;
+  ASSERT_EQ(sg::check(p), "");
+  p.swizzle = true;
+  EXPECT_NE(sg::check(p), "");
+  p.wm = 32, p.wn = 32;
+  EXPECT_EQ(sg::check(p), "");
+}
+
 TEST(MmaKernelSource, ComputeCapabilityOfEachShape) {
   EXPECT_EQ(sg::min_compute_capability(sg::MmaShape::m8n8k4), 80);
   EXPECT_EQ(sg::min_compute_capability(sg::MmaShape::m16n8k4), 90);

@@ -5,7 +5,8 @@
 // cuBLAS's on the same random inputs.
 //
 //   mma_probe [--platform NAME] [--precision d|s|ds] [--sizes 4096,8192] [--reps N]
-//             [--only SUBSTRING] [--logs DIR] [--list]
+//             [--only SUBSTRING,...] [--logs DIR] [--list]
+// --only keeps the variants whose names hold any of the comma-separated substrings.
 
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
@@ -41,10 +42,10 @@ struct Variant {
 };
 
 Variant mma(sg::MmaShape shape, int bm, int bn, int bk, int wm, int wn, int stages, bool async,
-            int group_m = 8) {
+            int group_m = 8, bool swizzle = false) {
   sg::MmaKernelParams p;
   p.shape = shape, p.bm = bm, p.bn = bn, p.bk = bk, p.wm = wm, p.wn = wn, p.stages = stages;
-  p.async_copy = async, p.group_m = group_m;
+  p.async_copy = async, p.group_m = group_m, p.swizzle = swizzle;
   const std::string e = sg::check(p);
   if (!e.empty()) std::fprintf(stderr, "invalid %s: %s\n", sg::name(p).c_str(), e.c_str());
   return {'d', "d_" + sg::name(p), sg::kTnKernel, e.empty() ? sg::mma_kernel_source(p) : "",
@@ -84,6 +85,15 @@ std::vector<Variant> variants() {
       mma(S::m16n8k16, 64, 64, 32, 32, 32, 1, false),
       mma(S::m16n8k4, 128, 64, 8, 64, 32, 2, false),
       mma(S::m8n8k4, 64, 64, 8, 32, 32, 2, false),
+      // Swizzled local tiles (no padding), so that two 128 x 64 x 16 stages fit.
+      mma(S::m16n8k16, 128, 64, 16, 64, 32, 1, false, 8, true),
+      mma(S::m16n8k16, 128, 64, 16, 64, 32, 2, false, 8, true),
+      mma(S::m16n8k16, 128, 64, 16, 64, 32, 2, true, 8, true),
+      mma(S::m16n8k16, 128, 64, 16, 64, 32, 2, false, 16, true),
+      mma(S::m16n8k16, 64, 128, 16, 32, 64, 2, false, 8, true),
+      mma(S::m16n8k16, 128, 64, 32, 64, 32, 1, false, 8, true),
+      mma(S::m16n8k16, 64, 64, 16, 32, 32, 3, true, 8, true),
+      mma(S::m16n8k8, 128, 64, 8, 64, 32, 4, true, 8, true),
       ffma(128, 128, 16, 8, 8, 4, 2, true),
       ffma(128, 64, 8, 8, 8, 4, 3, true),
       ffma(128, 64, 16, 8, 8, 4, 2, true),
@@ -118,7 +128,8 @@ void fill_random(std::vector<T>& v, std::uint64_t seed) {
 std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to * to; }
 
 struct Options {
-  std::string platform = "NVIDIA", precision = "ds", only, logs;
+  std::string platform = "NVIDIA", precision = "ds", logs;
+  std::vector<std::string> only;
   std::vector<int> sizes = {4096, 8192};
   int reps = 5;
   bool list = false;
@@ -310,7 +321,11 @@ Options parse(int argc, char** argv) {
     const bool has_value = i + 1 < argc;
     if (a == "--platform" && has_value) o.platform = argv[++i];
     else if (a == "--precision" && has_value) o.precision = argv[++i];
-    else if (a == "--only" && has_value) o.only = argv[++i];
+    else if (a == "--only" && has_value) {
+      std::istringstream in(argv[++i]);
+      for (std::string s; std::getline(in, s, ',');)
+        if (!s.empty()) o.only.push_back(s);
+    }
     else if (a == "--logs" && has_value) o.logs = argv[++i];
     else if (a == "--reps" && has_value) o.reps = std::max(1, std::atoi(argv[++i]));
     else if (a == "--list") o.list = true;
@@ -357,7 +372,10 @@ int main(int argc, char** argv) {
     std::vector<std::pair<const Variant*, cl_kernel>> built;
     for (const Variant& v : all) {
       if (v.precision != precision || v.source.empty()) continue;
-      if (!opt.only.empty() && v.name.find(opt.only) == std::string::npos) continue;
+      if (!opt.only.empty() &&
+          std::none_of(opt.only.begin(), opt.only.end(),
+                       [&](const std::string& s) { return v.name.find(s) != std::string::npos; }))
+        continue;
       if (v.min_cc > 0 && cl.compute_capability < v.min_cc) continue;
       if (v.local_bytes > cl.local_memory) {
         std::printf("%s: skipped, %zu B local memory\n", v.name.c_str(), v.local_bytes);
