@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "device/opencl_staging.hpp"
+#include "gemm/stream_fault.hpp"
 #include "gemm/stream_pieces.hpp"
 
 namespace switchyard::gemm {
@@ -37,10 +38,12 @@ std::launch copy_policy(const Piece<T>& p) {
 // After the last piece of stage s is enqueued, `after(s, event)` runs with
 // the event of that transfer (null for a stage with no pieces) and returns
 // false to stop. Returns false with the reason in `error` on the first
-// failure; every host copy has ended when it returns.
+// failure; every host copy has ended when it returns. `fault`: null, or a
+// failure planted in one upload (stream_fault.hpp).
 template <class T, class After>
 bool upload(const opencl::Api& cl, opencl::Staging& st,
-            const std::vector<std::vector<Piece<T>>>& stages, After&& after, std::string& error) {
+            const std::vector<std::vector<Piece<T>>>& stages, After&& after, std::string& error,
+            const StreamFault* fault) {
   std::vector<const Piece<T>*> order;
   std::vector<int> stage_of;
   for (std::size_t s = 0; s < stages.size(); ++s) {
@@ -70,8 +73,10 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
     stages_before(stage_of[c]);
     if (!ok) continue;
     cl_event done = nullptr;
-    const cl_int r = enqueue_move(cl, st.upload, true, *order[c], st.up[c % slots].host, 0,
-                                  nullptr, &done);
+    cl_int r = planted(fault, StreamFault::Step::upload, c);
+    if (r == CL_SUCCESS) {
+      r = enqueue_move(cl, st.upload, true, *order[c], st.up[c % slots].host, 0, nullptr, &done);
+    }
     if (r != CL_SUCCESS) {
       error = "upload failed: " + opencl::error_name(r);
       ok = false;
@@ -93,13 +98,14 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
 
 // Downloads the pieces of each stage handed to it, on a worker thread, into
 // the host: written[i] becomes 1 once piece i of the flattened list is in
-// host memory, which happens only for a transfer that completed.
+// host memory, which happens only for a transfer that completed. `fault`:
+// null, or a failure planted in one download (stream_fault.hpp).
 template <class T>
 class Download {
  public:
   Download(const opencl::Api& cl, opencl::Staging& st,
-           const std::vector<std::vector<Piece<T>>>& stages)
-      : cl_(cl), st_(st), stages_(stages) {
+           const std::vector<std::vector<Piece<T>>>& stages, const StreamFault* fault)
+      : cl_(cl), st_(st), stages_(stages), fault_(fault) {
     for (const auto& s : stages) {
       first_.push_back(int(written_.size()));
       written_.resize(written_.size() + s.size(), 0);
@@ -149,15 +155,18 @@ class Download {
       for (std::size_t i = 0; i < pieces.size() && error_.empty(); ++i, ++used) {
         const int slot = used % slots;
         if (unpacked[slot].valid()) unpacked[slot].wait();
+        const int index = first_[next.first] + int(i);
         cl_event arrived = nullptr;
-        const cl_int r = enqueue_move(cl_, st_.download, false, pieces[i], st_.down[slot].host, 1,
-                                      &next.second, &arrived);
+        cl_int r = planted(fault_, StreamFault::Step::download, index);
+        if (r == CL_SUCCESS) {
+          r = enqueue_move(cl_, st_.download, false, pieces[i], st_.down[slot].host, 1,
+                           &next.second, &arrived);
+        }
         if (r != CL_SUCCESS) {
           error_ = "download failed: " + opencl::error_name(r);
           break;
         }
         cl_.Flush(st_.download);
-        const int index = first_[next.first] + int(i);
         unpacked[slot] = std::async(copy_policy(pieces[i]), [this, arrived, slot, index, &pieces, i] {
           cl_int status = CL_QUEUED;
           if (cl_.WaitForEvents(1, &arrived) == CL_SUCCESS) {
@@ -181,6 +190,7 @@ class Download {
   const opencl::Api& cl_;
   opencl::Staging& st_;
   const std::vector<std::vector<Piece<T>>>& stages_;
+  const StreamFault* fault_;
   std::vector<int> first_;
   std::vector<char> written_;
   std::string error_;
