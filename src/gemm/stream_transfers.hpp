@@ -6,7 +6,9 @@
 //    stage calls back (the caller enqueues the kernels that use the stage);
 //  - download: a worker thread takes the pieces of each stage handed to it,
 //    enqueues their transfers behind the event that produces them, and host
-//    threads copy each piece out of its slot once it arrived.
+//    threads copy each piece out of its slot once it arrived. A call of one
+//    stage has nothing to overlap: its pieces are downloaded on the calling
+//    thread when it finishes.
 // A slot is filled again only once its last transfer, of this call or an
 // earlier one, has left it.
 #pragma once
@@ -96,10 +98,11 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
   return ok;
 }
 
-// Downloads the pieces of each stage handed to it, on a worker thread, into
-// the host: written[i] becomes 1 once piece i of the flattened list is in
-// host memory, which happens only for a transfer that completed. `fault`:
-// null, or a failure planted in one download (stream_fault.hpp).
+// Downloads the pieces of each stage handed to it into the host, on a
+// worker thread where there are several stages, else in finish():
+// written[i] becomes 1 once piece i of the flattened list is in host
+// memory, which happens only for a transfer that completed. `fault`: null,
+// or a failure planted in one download (stream_fault.hpp).
 template <class T>
 class Download {
  public:
@@ -110,7 +113,10 @@ class Download {
       first_.push_back(int(written_.size()));
       written_.resize(written_.size() + s.size(), 0);
     }
-    worker_ = std::thread([this] { run(); });
+    // Starting a thread costs more than a small call's whole device work:
+    // the forced LAPACK suites on PoCL, whose gemm calls are small and of
+    // one panel, ran 2.3 times longer with a thread per call.
+    if (stages.size() > 1) worker_ = std::thread([this] { run(); });
   }
   Download(const Download&) = delete;
   Download& operator=(const Download&) = delete;
@@ -131,7 +137,11 @@ class Download {
       closed_ = true;
       changed_.notify_one();
     }
-    if (worker_.joinable()) worker_.join();
+    if (worker_.joinable()) {
+      worker_.join();
+    } else {
+      run();  // on a second finish(), nothing is left to run
+    }
   }
   const std::string& error() const { return error_; }
   const std::vector<char>& written() const { return written_; }
