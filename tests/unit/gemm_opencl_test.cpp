@@ -624,8 +624,9 @@ void check_failure(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c,
 
 // Every transpose; beta = 0 over NaN and beta != 0; alpha = 0 with and
 // without beta (then nothing is uploaded); columns in one piece each and
-// columns cut into three pieces; padded lda, ldb, ldc. Then a call with no
-// fault, on the same slots and buffers, is right.
+// columns cut into three pieces, in several panels and in one (whose
+// download runs on the calling thread); padded lda, ldb, ldc. Then a call
+// with no fault, on the same slots and buffers, is right.
 template <class T>
 void check_failures(const char* text) {
   opencl::Runtime* rt = device();
@@ -635,7 +636,7 @@ void check_failures(const char* text) {
   std::string error;
   gemm::Kernels* kernels = gemm::kernels_for(*rt, params(text, precision), error);
   ASSERT_NE(kernels, nullptr) << error;
-  const gemm::StreamPlan plans[] = {{5, 40 * sizeof(T)}, {6, 16 * sizeof(T)}};
+  const gemm::StreamPlan plans[] = {{5, 40 * sizeof(T)}, {6, 16 * sizeof(T)}, {64, 16 * sizeof(T)}};
   const Case shapes[] = {{'N', 'N', 37, 23, 19, 1.25, 0.0, 3},
                          {'N', 'N', 37, 23, 19, -0.7, 0.5, 2},
                          {'N', 'N', 37, 23, 19, 0.0, 0.5, 1},
