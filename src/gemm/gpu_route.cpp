@@ -83,9 +83,7 @@ bool run(const GemmCall<T>& g) {
     return true;
   }
   const char name = sizeof(T) == 8 ? 'd' : 's';
-  const bool untouched = !kernels || (unwritten.size() == 1 && unwritten[0].rows == g.m &&
-                                      unwritten[0].cols == g.n);
-  if (untouched) {
+  if (!kernels || gemm::untouched(unwritten, g.m, g.n)) {
     std::fprintf(stderr, "switchyard: %cgemm on the OpenCL device failed (%s); running it in the "
                  "fallback\n", name, error.c_str());
     return false;

@@ -6,7 +6,9 @@
 //    stage calls back (the caller enqueues the kernels that use the stage);
 //  - download: a worker thread takes the pieces of each stage handed to it,
 //    enqueues their transfers behind the event that produces them, and host
-//    threads copy each piece out of its slot once it arrived.
+//    threads copy each piece out of its slot once it arrived. A call of one
+//    stage has nothing to overlap: its pieces are downloaded on the calling
+//    thread when it finishes.
 // A slot is filled again only once its last transfer, of this call or an
 // earlier one, has left it.
 #pragma once
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "device/opencl_staging.hpp"
+#include "gemm/stream_fault.hpp"
 #include "gemm/stream_pieces.hpp"
 
 namespace switchyard::gemm {
@@ -37,10 +40,12 @@ std::launch copy_policy(const Piece<T>& p) {
 // After the last piece of stage s is enqueued, `after(s, event)` runs with
 // the event of that transfer (null for a stage with no pieces) and returns
 // false to stop. Returns false with the reason in `error` on the first
-// failure; every host copy has ended when it returns.
+// failure; every host copy has ended when it returns. `fault`: null, or a
+// failure planted in one upload (stream_fault.hpp).
 template <class T, class After>
 bool upload(const opencl::Api& cl, opencl::Staging& st,
-            const std::vector<std::vector<Piece<T>>>& stages, After&& after, std::string& error) {
+            const std::vector<std::vector<Piece<T>>>& stages, After&& after, std::string& error,
+            const StreamFault* fault) {
   std::vector<const Piece<T>*> order;
   std::vector<int> stage_of;
   for (std::size_t s = 0; s < stages.size(); ++s) {
@@ -70,8 +75,10 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
     stages_before(stage_of[c]);
     if (!ok) continue;
     cl_event done = nullptr;
-    const cl_int r = enqueue_move(cl, st.upload, true, *order[c], st.up[c % slots].host, 0,
-                                  nullptr, &done);
+    cl_int r = planted(fault, StreamFault::Step::upload, c);
+    if (r == CL_SUCCESS) {
+      r = enqueue_move(cl, st.upload, true, *order[c], st.up[c % slots].host, 0, nullptr, &done);
+    }
     if (r != CL_SUCCESS) {
       error = "upload failed: " + opencl::error_name(r);
       ok = false;
@@ -91,20 +98,25 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
   return ok;
 }
 
-// Downloads the pieces of each stage handed to it, on a worker thread, into
-// the host: written[i] becomes 1 once piece i of the flattened list is in
-// host memory, which happens only for a transfer that completed.
+// Downloads the pieces of each stage handed to it into the host, on a
+// worker thread where there are several stages, else in finish():
+// written[i] becomes 1 once piece i of the flattened list is in host
+// memory, which happens only for a transfer that completed. `fault`: null,
+// or a failure planted in one download (stream_fault.hpp).
 template <class T>
 class Download {
  public:
   Download(const opencl::Api& cl, opencl::Staging& st,
-           const std::vector<std::vector<Piece<T>>>& stages)
-      : cl_(cl), st_(st), stages_(stages) {
+           const std::vector<std::vector<Piece<T>>>& stages, const StreamFault* fault)
+      : cl_(cl), st_(st), stages_(stages), fault_(fault) {
     for (const auto& s : stages) {
       first_.push_back(int(written_.size()));
       written_.resize(written_.size() + s.size(), 0);
     }
-    worker_ = std::thread([this] { run(); });
+    // Starting a thread costs more than a small call's whole device work:
+    // the forced LAPACK suites on PoCL, whose gemm calls are small and of
+    // one panel, ran 2.3 times longer with a thread per call.
+    if (stages.size() > 1) worker_ = std::thread([this] { run(); });
   }
   Download(const Download&) = delete;
   Download& operator=(const Download&) = delete;
@@ -125,7 +137,11 @@ class Download {
       closed_ = true;
       changed_.notify_one();
     }
-    if (worker_.joinable()) worker_.join();
+    if (worker_.joinable()) {
+      worker_.join();
+    } else {
+      run();  // on a second finish(), nothing is left to run
+    }
   }
   const std::string& error() const { return error_; }
   const std::vector<char>& written() const { return written_; }
@@ -149,15 +165,18 @@ class Download {
       for (std::size_t i = 0; i < pieces.size() && error_.empty(); ++i, ++used) {
         const int slot = used % slots;
         if (unpacked[slot].valid()) unpacked[slot].wait();
+        const int index = first_[next.first] + int(i);
         cl_event arrived = nullptr;
-        const cl_int r = enqueue_move(cl_, st_.download, false, pieces[i], st_.down[slot].host, 1,
-                                      &next.second, &arrived);
+        cl_int r = planted(fault_, StreamFault::Step::download, index);
+        if (r == CL_SUCCESS) {
+          r = enqueue_move(cl_, st_.download, false, pieces[i], st_.down[slot].host, 1,
+                           &next.second, &arrived);
+        }
         if (r != CL_SUCCESS) {
           error_ = "download failed: " + opencl::error_name(r);
           break;
         }
         cl_.Flush(st_.download);
-        const int index = first_[next.first] + int(i);
         unpacked[slot] = std::async(copy_policy(pieces[i]), [this, arrived, slot, index, &pieces, i] {
           cl_int status = CL_QUEUED;
           if (cl_.WaitForEvents(1, &arrived) == CL_SUCCESS) {
@@ -181,6 +200,7 @@ class Download {
   const opencl::Api& cl_;
   opencl::Staging& st_;
   const std::vector<std::vector<Piece<T>>>& stages_;
+  const StreamFault* fault_;
   std::vector<int> first_;
   std::vector<char> written_;
   std::string error_;

@@ -16,7 +16,7 @@ template <class T>
 bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
                    int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c,
                    int ldc, const StreamPlan& plan, std::vector<CBlock>& unwritten,
-                   std::string& error) {
+                   std::string& error, const StreamFault* fault) {
   unwritten.clear();
   if (m <= 0 || n <= 0) return true;
   unwritten.assign(1, CBlock{0, 0, m, n});
@@ -70,7 +70,7 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
     split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, down[j]);
   }
 
-  Download<T> download(cl, *st, down);
+  Download<T> download(cl, *st, down, fault);
   cl_command_queue kernel_queue = rt.queue();
   const auto after = [&](int stage, cl_event uploaded) {
     if (uploaded) {
@@ -85,6 +85,10 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
                                       {da, 0, int(a_rows)}, ap, error);
     }
     const int j = stage - 1, j0 = j * width, nj = std::min(width, n - j0);
+    if (const cl_int r = planted(fault, StreamFault::Step::kernels, j); r != CL_SUCCESS) {
+      error = "the kernels of panel " + std::to_string(j) + " failed: " + opencl::error_name(r);
+      return false;
+    }
     const Padded size = padded(kernels.params, m, nj, product ? k : 0);
     const DeviceMatrix b_panel{db, nb ? long(j0) * b_rows : long(j0), int(b_rows)};
     if ((product && !enqueue_pack(rt, kernels, Operand::b, nb, k, nj, size.kp, size.np, b_panel,
@@ -103,7 +107,7 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
     download.hand(j, computed);
     return true;
   };
-  const bool uploaded = upload<T>(cl, *st, up, after, error);
+  const bool uploaded = upload<T>(cl, *st, up, after, error, fault);
   download.finish();
   // Nothing may still use the device buffers when they go back to the pool.
   cl.Finish(st->upload);
@@ -131,9 +135,11 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
 
 template bool gemm_streamed<double>(opencl::Runtime&, Kernels&, char, char, int, int, int, double,
                                     const double*, int, const double*, int, double, double*, int,
-                                    const StreamPlan&, std::vector<CBlock>&, std::string&);
+                                    const StreamPlan&, std::vector<CBlock>&, std::string&,
+                                    const StreamFault*);
 template bool gemm_streamed<float>(opencl::Runtime&, Kernels&, char, char, int, int, int, float,
                                    const float*, int, const float*, int, float, float*, int,
-                                   const StreamPlan&, std::vector<CBlock>&, std::string&);
+                                   const StreamPlan&, std::vector<CBlock>&, std::string&,
+                                   const StreamFault*);
 
 }  // namespace switchyard::gemm

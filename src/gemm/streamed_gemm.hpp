@@ -17,6 +17,7 @@
 
 #include "device/opencl_runtime.hpp"
 #include "gemm/device_gemm.hpp"
+#include "gemm/stream_fault.hpp"
 
 namespace switchyard::gemm {
 
@@ -44,11 +45,19 @@ struct CBlock {
 // `unwritten` lists the blocks of C that still hold what the caller gave:
 // all of C when the failure came before any of C was written (then C is
 // untouched); after that, the parts whose download did not complete, while
-// every other part holds its final value.
+// every other part holds its final value. `fault` is for tests only: a
+// failure planted in one step of the call (stream_fault.hpp).
 template <class T>
 bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
                    int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c,
                    int ldc, const StreamPlan& plan, std::vector<CBlock>& unwritten,
-                   std::string& error);
+                   std::string& error, const StreamFault* fault = nullptr);
+
+// Whether `unwritten`, as gemm_streamed left it for an m x n C, is all of C:
+// the failure came before any of C was written, C is as the caller gave it,
+// and the whole call may run again elsewhere.
+inline bool untouched(const std::vector<CBlock>& unwritten, int m, int n) {
+  return unwritten.size() == 1 && unwritten[0].rows == m && unwritten[0].cols == n;
+}
 
 }  // namespace switchyard::gemm

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>
@@ -257,40 +259,61 @@ struct Case {
   int pad;  // lda, ldb, ldc exceed the rows by this much
 };
 
+// The operands of a case and the reference result. C holds NaN where
+// beta = 0 (C must not be read, so NaN must not show in the result), and a
+// sentinel in the rows between m and ldc, which must come back as they were.
+template <class T>
+struct Problem {
+  int lda, ldb, ldc;
+  std::vector<T> a, b, c0, expected;
+  static constexpr T sentinel = T(12345.0);
+};
+
+template <class T>
+Problem<T> problem(const Case& c, unsigned seed) {
+  const int a_rows = c.ta == 'N' ? c.m : c.k, a_cols = c.ta == 'N' ? c.k : c.m;
+  const int b_rows = c.tb == 'N' ? c.k : c.n, b_cols = c.tb == 'N' ? c.n : c.k;
+  Problem<T> p;
+  p.lda = std::max(1, a_rows + c.pad), p.ldb = std::max(1, b_rows + c.pad);
+  p.ldc = c.m + c.pad;
+  p.a = test::random_matrix<T>(std::size_t(p.lda) * std::max(1, a_cols), seed);
+  p.b = test::random_matrix<T>(std::size_t(p.ldb) * std::max(1, b_cols), seed + 1);
+  p.c0 = test::random_matrix<T>(std::size_t(p.ldc) * c.n, seed + 2);
+  for (int j = 0; j < c.n; ++j) {
+    for (int i = 0; i < p.ldc; ++i) {
+      T& x = p.c0[i + std::size_t(j) * p.ldc];
+      if (i >= c.m) x = Problem<T>::sentinel;
+      else if (c.beta == 0) x = std::numeric_limits<T>::quiet_NaN();
+    }
+  }
+  p.expected = p.c0;
+  const T alpha = T(c.alpha), beta = T(c.beta);
+  test::reference_gemm<T>()(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, p.a.data(), &p.lda,
+                            p.b.data(), &p.ldb, &beta, p.expected.data(), &p.ldc, 1, 1);
+  return p;
+}
+
+template <class T>
+double tolerance(const Case& c) {
+  const double eps = std::numeric_limits<T>::epsilon();
+  return 4 * eps * (std::abs(c.alpha) * (c.k + 2) + std::abs(c.beta) + 1);
+}
+
 template <class T>
 void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsigned seed,
                 const gemm::StreamPlan* plan = nullptr) {
-  const int a_rows = c.ta == 'N' ? c.m : c.k, a_cols = c.ta == 'N' ? c.k : c.m;
-  const int b_rows = c.tb == 'N' ? c.k : c.n, b_cols = c.tb == 'N' ? c.n : c.k;
-  const int lda = std::max(1, a_rows + c.pad), ldb = std::max(1, b_rows + c.pad);
-  const int ldc = c.m + c.pad;
-  const std::vector<T> a = test::random_matrix<T>(std::size_t(lda) * std::max(1, a_cols), seed);
-  const std::vector<T> b = test::random_matrix<T>(std::size_t(ldb) * std::max(1, b_cols), seed + 1);
-  std::vector<T> c0 = test::random_matrix<T>(std::size_t(ldc) * c.n, seed + 2);
-  const T nan = std::numeric_limits<T>::quiet_NaN();
-  // beta = 0: C must not be read, so NaN in it must not show in the result.
-  if (c.beta == 0) {
-    for (int j = 0; j < c.n; ++j) {
-      for (int i = 0; i < c.m; ++i) c0[i + std::size_t(j) * ldc] = nan;
-    }
-  }
-  // The rows between m and ldc must come back as they were.
-  const T sentinel = T(12345.0);
-  for (int j = 0; j < c.n; ++j) {
-    for (int i = c.m; i < ldc; ++i) c0[i + std::size_t(j) * ldc] = sentinel;
-  }
-  std::vector<T> expected = c0, got = c0;
+  const Problem<T> p = problem<T>(c, seed);
+  const int ldc = p.ldc;
+  const T sentinel = Problem<T>::sentinel;
+  std::vector<T> got = p.c0;
   const T alpha = T(c.alpha), beta = T(c.beta);
-  test::reference_gemm<T>()(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, a.data(), &lda, b.data(), &ldb,
-                            &beta, expected.data(), &ldc, 1, 1);
   std::string error;
   std::vector<gemm::CBlock> unwritten;
   ASSERT_TRUE(gemm::gemm_streamed<T>(
-      rt, kernels, c.ta, c.tb, c.m, c.n, c.k, alpha, a.data(), lda, b.data(), ldb, beta, got.data(),
-      ldc, plan ? *plan : gemm::default_plan(kernels.params, c.n), unwritten, error))
+      rt, kernels, c.ta, c.tb, c.m, c.n, c.k, alpha, p.a.data(), p.lda, p.b.data(), p.ldb, beta,
+      got.data(), ldc, plan ? *plan : gemm::default_plan(kernels.params, c.n), unwritten, error))
       << error;
   ASSERT_TRUE(unwritten.empty());
-  const double eps = std::numeric_limits<T>::epsilon();
   for (int j = 0; j < c.n; ++j) {
     for (int i = 0; i < ldc; ++i) {
       const std::size_t at = i + std::size_t(j) * ldc;
@@ -298,9 +321,8 @@ void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsi
         ASSERT_EQ(got[at], sentinel) << "row " << i << " below m was written";
         continue;
       }
-      const double tolerance = 4 * eps * (std::abs(c.alpha) * (c.k + 2) + std::abs(c.beta) + 1);
       ASSERT_TRUE(std::isfinite(double(got[at]))) << "C(" << i << ", " << j << ")";
-      ASSERT_NEAR(double(got[at]), double(expected[at]), tolerance)
+      ASSERT_NEAR(double(got[at]), double(p.expected[at]), tolerance<T>(c))
           << c.ta << c.tb << " m=" << c.m << " n=" << c.n << " k=" << c.k << " alpha=" << c.alpha
           << " beta=" << c.beta << " at (" << i << ", " << j << ") with "
           << gemm::describe(kernels.params)
@@ -443,6 +465,225 @@ void check_streamed(const char* text) {
 TEST(GemmOpenCl, StreamedPanelsAndPiecesDouble) { check_streamed<double>(kVariants[0]); }
 
 TEST(GemmOpenCl, StreamedPanelsAndPiecesFloat) { check_streamed<float>(kVariants[1]); }
+
+// ---- A streamed call that fails part-way ----------------------------------
+//
+// A failure planted in one enqueue of a streamed call (stream_fault.hpp)
+// takes the path a real failure takes. The call must then report as
+// unwritten exactly the pieces of C it did not write, leave them as the
+// caller gave them and everything else final; and what the gpu route does
+// next (the whole call in the fallback when C is untouched, the unwritten
+// blocks alone otherwise) must give the whole product, no block computed
+// twice. The checks know where each step's pieces lie from how the plan
+// cuts the operands, not from the call.
+
+// How many pieces a rows x cols rectangle travels in with pieces of `elems`
+// elements: whole columns, as many as fit, or parts of one column of
+// `elems` rows where a column is longer.
+int piece_count(int rows, int cols, int elems) {
+  if (rows <= 0 || cols <= 0) return 0;
+  if (rows <= elems) return (cols + elems / rows - 1) / (elems / rows);
+  return cols * ((rows + elems - 1) / elems);
+}
+
+// The transfers of a case under a plan: panels of C, the upload pieces
+// before each panel's kernels, and the download pieces, in transfer order.
+struct Transfers {
+  int m, width, elems, panels;
+  int a_pieces;  // uploaded before any panel
+  std::vector<int> uploads_before;  // [j]: pieces uploaded up to panel j's kernels
+  std::vector<int> downloads_before;  // [j]: download pieces of the panels before j
+
+  Transfers(const Case& c, const gemm::StreamPlan& plan, std::size_t element_bytes)
+      : m(c.m), width(plan.panel_cols), elems(int(plan.piece_bytes / element_bytes)) {
+    panels = (c.n + width - 1) / width;
+    const bool product = c.alpha != 0 && c.k > 0;
+    a_pieces = product ? piece_count(c.ta == 'N' ? c.m : c.k, c.ta == 'N' ? c.k : c.m, elems) : 0;
+    int up = a_pieces;
+    int down = 0;
+    for (int j = 0; j < panels; ++j) {
+      const int nj = std::min(width, c.n - j * width);
+      if (product) up += piece_count(c.tb == 'N' ? c.k : nj, c.tb == 'N' ? nj : c.k, elems);
+      if (c.beta != 0) up += piece_count(c.m, nj, elems);
+      uploads_before.push_back(up);
+      downloads_before.push_back(down);
+      down += piece_count(c.m, nj, elems);
+    }
+    downloads_before.push_back(down);
+  }
+  int uploads() const { return uploads_before.back(); }
+  int downloads() const { return downloads_before.back(); }
+
+  // The download piece that carries C(i, j).
+  int download_of(int i, int j) const {
+    const int panel = j / width, col = j - panel * width;
+    const int local = m <= elems ? col / (elems / m) : col * ((m + elems - 1) / elems) + i / elems;
+    return downloads_before[panel] + local;
+  }
+  // Whether C(i, j) is still unwritten after `fault`: a failed upload or
+  // kernel launch stops the call before its panel's kernels, so the panels
+  // before it are downloaded; a failed download stops that piece and those
+  // after it.
+  bool unwritten(const gemm::StreamFault& fault, int i, int j) const {
+    int first_lost = fault.index;  // the first panel whose kernels do not run
+    switch (fault.step) {
+      case gemm::StreamFault::Step::download: return download_of(i, j) >= fault.index;
+      case gemm::StreamFault::Step::kernels: break;
+      case gemm::StreamFault::Step::upload:
+        first_lost = 0;
+        while (uploads_before[first_lost] <= fault.index) ++first_lost;
+        break;
+    }
+    return j / width >= first_lost;
+  }
+};
+
+const char* step_name(gemm::StreamFault::Step step) {
+  switch (step) {
+    case gemm::StreamFault::Step::upload: return "upload";
+    case gemm::StreamFault::Step::kernels: return "kernels";
+    case gemm::StreamFault::Step::download: return "download";
+  }
+  return "";
+}
+
+// The faults tried on a case: each step's first (nothing of C written yet),
+// one early, one in the middle and its last.
+std::vector<gemm::StreamFault> faults_for(const Transfers& t) {
+  using Step = gemm::StreamFault::Step;
+  std::vector<gemm::StreamFault> faults;
+  const auto add = [&](Step step, int count, std::initializer_list<int> indices) {
+    for (const int i : indices) {
+      const bool seen = std::any_of(faults.begin(), faults.end(), [&](const gemm::StreamFault& f) {
+        return f.step == step && f.index == i;
+      });
+      if (i >= 0 && i < count && !seen) faults.push_back({step, i});
+    }
+  };
+  add(Step::kernels, t.panels, {0, 1, t.panels / 2, t.panels - 1});
+  // Uploads: the first; the first of panel 0 (after A); the first and the
+  // last of panel 2; the last of the call.
+  add(Step::upload, t.uploads(),
+      {0, t.a_pieces, t.panels > 2 ? t.uploads_before[1] : -1,
+       t.panels > 2 ? t.uploads_before[2] - 1 : -1, t.uploads() - 1});
+  add(Step::download, t.downloads(), {0, 1, t.downloads() / 2, t.downloads() - 1});
+  return faults;
+}
+
+template <class T>
+void check_failure(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c,
+                   const gemm::StreamPlan& plan, const gemm::StreamFault& fault, unsigned seed) {
+  const Problem<T> p = problem<T>(c, seed);
+  const Transfers t(c, plan, sizeof(T));
+  const int ldc = p.ldc;
+  std::vector<T> got = p.c0;
+  const T alpha = T(c.alpha), beta = T(c.beta);
+  std::string error;
+  std::vector<gemm::CBlock> unwritten;
+  ASSERT_FALSE(gemm::gemm_streamed<T>(rt, kernels, c.ta, c.tb, c.m, c.n, c.k, alpha, p.a.data(),
+                                      p.lda, p.b.data(), p.ldb, beta, got.data(), ldc, plan,
+                                      unwritten, error, &fault));
+  EXPECT_NE(error.find(opencl::error_name(fault.code)), std::string::npos) << error;
+
+  // Each element of C lies in as many reported blocks as it is unwritten
+  // (1 or 0), and the reported ones still hold what the caller gave.
+  std::vector<int> reported(std::size_t(ldc) * c.n, 0);
+  for (const gemm::CBlock& x : unwritten) {
+    ASSERT_TRUE(x.row >= 0 && x.col >= 0 && x.rows > 0 && x.cols > 0 && x.row + x.rows <= c.m &&
+                x.col + x.cols <= c.n)
+        << "block at (" << x.row << ", " << x.col << ") of " << x.rows << " x " << x.cols;
+    for (int j = x.col; j < x.col + x.cols; ++j)
+      for (int i = x.row; i < x.row + x.rows; ++i) ++reported[i + std::size_t(j) * ldc];
+  }
+  bool all_unwritten = true;
+  for (int j = 0; j < c.n; ++j) {
+    for (int i = 0; i < ldc; ++i) {
+      const std::size_t at = i + std::size_t(j) * ldc;
+      if (i >= c.m) {
+        ASSERT_EQ(got[at], Problem<T>::sentinel) << "row " << i << " below m was written";
+        continue;
+      }
+      const bool lost = t.unwritten(fault, i, j);
+      all_unwritten = all_unwritten && lost;
+      ASSERT_EQ(reported[at], lost ? 1 : 0) << "C(" << i << ", " << j << ") reported unwritten "
+                                            << reported[at] << " times";
+      if (lost) {
+        ASSERT_EQ(std::memcmp(&got[at], &p.c0[at], sizeof(T)), 0)
+            << "C(" << i << ", " << j << ") was written but reported unwritten";
+      } else {
+        ASSERT_NEAR(double(got[at]), double(p.expected[at]), tolerance<T>(c))
+            << "C(" << i << ", " << j << ") reported written";
+      }
+    }
+  }
+  ASSERT_EQ(gemm::untouched(unwritten, c.m, c.n), all_unwritten);
+
+  // What the gpu route does next.
+  if (all_unwritten) {
+    test::reference_gemm<T>()(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, p.a.data(), &p.lda,
+                              p.b.data(), &p.ldb, &beta, got.data(), &ldc, 1, 1);
+  } else {
+    const GemmCall<T> call{c.ta, c.tb, c.m, c.n, c.k, alpha, p.a.data(), p.lda,
+                           p.b.data(), p.ldb, beta, got.data(), ldc};
+    gemm::finish_blocks(test::reference_gemm<T>(), call, unwritten);
+  }
+  for (int j = 0; j < c.n; ++j) {
+    for (int i = 0; i < ldc; ++i) {
+      const std::size_t at = i + std::size_t(j) * ldc;
+      if (i >= c.m) {
+        ASSERT_EQ(got[at], Problem<T>::sentinel) << "row " << i << " below m was written";
+        continue;
+      }
+      ASSERT_TRUE(std::isfinite(double(got[at]))) << "C(" << i << ", " << j << ")";
+      ASSERT_NEAR(double(got[at]), double(p.expected[at]), tolerance<T>(c))
+          << "C(" << i << ", " << j << ") after finishing";
+    }
+  }
+}
+
+// Every transpose; beta = 0 over NaN and beta != 0; alpha = 0 with and
+// without beta (then nothing is uploaded); columns in one piece each and
+// columns cut into three pieces, in several panels and in one (whose
+// download runs on the calling thread); padded lda, ldb, ldc. Then a call
+// with no fault, on the same slots and buffers, is right.
+template <class T>
+void check_failures(const char* text) {
+  opencl::Runtime* rt = device();
+  if (!rt) GTEST_SKIP() << "no OpenCL device";
+  const Precision precision = sizeof(T) == 8 ? Precision::f64 : Precision::f32;
+  if (precision == Precision::f64 && !rt->device().has_fp64) GTEST_SKIP() << "no fp64";
+  std::string error;
+  gemm::Kernels* kernels = gemm::kernels_for(*rt, params(text, precision), error);
+  ASSERT_NE(kernels, nullptr) << error;
+  const gemm::StreamPlan plans[] = {{5, 40 * sizeof(T)}, {6, 16 * sizeof(T)}, {64, 16 * sizeof(T)}};
+  const Case shapes[] = {{'N', 'N', 37, 23, 19, 1.25, 0.0, 3},
+                         {'N', 'N', 37, 23, 19, -0.7, 0.5, 2},
+                         {'N', 'N', 37, 23, 19, 0.0, 0.5, 1},
+                         {'N', 'N', 37, 23, 19, 0.0, 0.0, 4}};
+  unsigned seed = 900;
+  for (const gemm::StreamPlan& plan : plans) {
+    for (const char* pair : {"NN", "NT", "TN", "TT"}) {
+      for (Case c : shapes) {
+        c.ta = pair[0];
+        c.tb = pair[1];
+        for (const gemm::StreamFault& fault : faults_for(Transfers(c, plan, sizeof(T)))) {
+          SCOPED_TRACE(std::string(pair) + " alpha " + std::to_string(c.alpha) + " beta " +
+                       std::to_string(c.beta) + ", panels of " + std::to_string(plan.panel_cols) +
+                       ", pieces of " + std::to_string(plan.piece_bytes / sizeof(T)) + ": " +
+                       step_name(fault.step) + " " + std::to_string(fault.index) + " fails");
+          poison<T>(*rt);
+          check_failure<T>(*rt, *kernels, c, plan, fault, seed += 3);
+          if (::testing::Test::HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+  check_case<T>(*rt, *kernels, shapes[1], seed, &plans[1]);
+}
+
+TEST(GemmOpenCl, StreamedFailureDouble) { check_failures<double>(kVariants[0]); }
+
+TEST(GemmOpenCl, StreamedFailureFloat) { check_failures<float>(kVariants[1]); }
 
 TEST(GemmStreamPlan, EighthsOfWholeTilesFrom512Columns) {
   const KernelParams p = params(kVariants[1], Precision::f64);  // nl = 32
