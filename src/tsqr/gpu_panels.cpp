@@ -27,8 +27,6 @@ cudaError_t update(int m, int first, int k, int begin, int end, T* a, long long 
 
 }  // namespace
 
-// Measured on the H200 at 2^22 rows (double): panels of 32 beat 16 (each panel's update
-// costs more than a narrower TSQR saves) and 64 (a 64-wide TSQR takes 4x a 32-wide one).
 // Measured on the H200 at 2^22 rows: panels of 32 beat panels of 16 (a panel's update costs
 // more than the narrower TSQR saves: 64 columns took 18.5 against 22.8 ms in double) and one
 // 64-wide TSQR (28.2 ms).
