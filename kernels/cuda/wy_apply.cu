@@ -48,17 +48,27 @@ apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long 
         for (int p = 0; p < P; ++p) sum[q][p] += vr[q] * wc[p];
       }
     }
+    // V W goes through shared memory, so that each warp then reads and writes 32 consecutive
+    // rows of a column of out: straight from the registers, a warp's accesses would fall in 16
+    // columns, a memory sector apiece. The XOR keeps both sides free of bank conflicts.
+    __syncthreads();  // every thread is done with this tile's V
+    T* vw = v_tile;   // (V W)(r, c) at c * kTileRows + (r ^ (c % kTileRows))
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
-      const long long i = row0 + r0 + 8 * q;
-      if (i >= end_row) continue;
 #pragma unroll
       for (int p = 0; p < P; ++p) {
-        const int c = c0 + 16 * p;
-        if (c >= w) continue;
+        const int r = r0 + 8 * q, c = c0 + 16 * p;
+        if (c < w) vw[c * kTileRows + (r ^ (c % kTileRows))] = sum[q][p];
+      }
+    }
+    __syncthreads();
+    const int r = tid % kTileRows;
+    const long long i = row0 + r;
+    if (i < end_row) {
+      for (int c = tid / kTileRows; c < w; c += kThreads / kTileRows) {
         T* at = out + i + c * ld_out;
         const T base = identity_base ? (i == c ? T(1) : T(0)) : *at;
-        *at = base - sum[q][p];
+        *at = base - vw[c * kTileRows + (r ^ (c % kTileRows))];
       }
     }
   }

@@ -16,15 +16,32 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kPitch = kWyMaxReflectors + 1;
 
+// A tile of kTileRows rows and up to 64 columns, kLoads values per thread, is fetched into
+// registers one tile ahead: the loads of the next tile are in flight while this one is
+// multiplied.
+constexpr int kLoads = kTileRows * kWyMaxReflectors / kThreads;
+
 template <class T>
-__device__ void load_tile(const Reflectors<T>& v, const T* x, long long ldx, int columns,
-                          long long end_row, long long row0, T* tile) {
-  for (int idx = int(threadIdx.x); idx < kTileRows * columns; idx += kThreads) {
+__device__ void fetch(const Reflectors<T>& v, const T* x, long long ldx, int columns,
+                      long long end_row, long long row0, T (&values)[kLoads]) {
+#pragma unroll
+  for (int e = 0; e < kLoads; ++e) {
+    const int idx = int(threadIdx.x) + kThreads * e;
     const int r = idx % kTileRows, c = idx / kTileRows;
     const long long i = row0 + r;
     T value = T(0);
-    if (i < end_row) value = x ? x[i + c * ldx] : masked(v, i, c);
-    tile[r * kPitch + c] = value;
+    if (c < columns && i < end_row) value = x ? x[i + c * ldx] : masked(v, i, c);
+    values[e] = value;
+  }
+}
+
+template <class T>
+__device__ void store(const T (&values)[kLoads], int columns, T* tile) {
+#pragma unroll
+  for (int e = 0; e < kLoads; ++e) {
+    const int idx = int(threadIdx.x) + kThreads * e;
+    const int r = idx % kTileRows, c = idx / kTileRows;
+    if (c < columns) tile[r * kPitch + c] = values[e];
   }
 }
 
@@ -39,11 +56,18 @@ tall_product(Reflectors<T> v, const T* x, long long ldx, int w, long long first_
   T sum[Q][P] = {};
   const long long block_first = first_row + (long long)blockIdx.x * kWyBlockRows;
   const long long block_end = min(block_first + kWyBlockRows, end_row);
+  T v_next[kLoads], x_next[kLoads];
+  fetch<T>(v, nullptr, 0, v.k, block_end, block_first, v_next);
+  if (x) fetch<T>(v, x, ldx, w, block_end, block_first, x_next);
   for (long long row0 = block_first; row0 < block_end; row0 += kTileRows) {
     __syncthreads();  // the previous tile has been read
-    load_tile<T>(v, nullptr, 0, v.k, block_end, row0, v_tile);
-    if (x) load_tile<T>(v, x, ldx, w, block_end, row0, x_tile);
+    store<T>(v_next, v.k, v_tile);
+    if (x) store<T>(x_next, w, x_tile);
     __syncthreads();
+    if (row0 + kTileRows < block_end) {
+      fetch<T>(v, nullptr, 0, v.k, block_end, row0 + kTileRows, v_next);
+      if (x) fetch<T>(v, x, ldx, w, block_end, row0 + kTileRows, x_next);
+    }
 #pragma unroll 4
     for (int r = 0; r < kTileRows; ++r) {
       T vj[Q], xc[P];
