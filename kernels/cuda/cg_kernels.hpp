@@ -62,7 +62,11 @@ inline constexpr int kPartialValues = 6;
 int grid_blocks(int device);
 
 // y = A x, with R rows per thread in each chunk (1, 2 or 4; the CG uses
-// kCgRowsPerThread).
+// kCgRowsPerThread), on at most max_blocks blocks and no more than fit on
+// the device at once. Rows of up to 13 lower diagonals issue all their
+// loads at once (dia_row_batched); the CG's product still takes them
+// diagonal by diagonal: with p formed from z and p_old at every row it
+// reads, its batched rows need 106 registers, two blocks per SM.
 template <class V>
 void launch_dia_spmv(const DeviceDia<V>& a, const double* x, double* y, int rows_per_thread,
                      int max_blocks, cudaStream_t stream);

@@ -1,6 +1,7 @@
-// The half-storage DIA SpMV kernel (every rows-per-thread variant) against
-// the plain CSR reference on random SPD banded matrices, and against the
-// host SpMV on the FEM problem with double and float values.
+// The half-storage DIA SpMV kernel (every rows-per-thread variant, rows
+// with their loads batched up to 13 diagonals and diagonal by diagonal
+// beyond) against the plain CSR reference on random SPD banded matrices,
+// and against the host SpMV on the FEM problem with double and float values.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -77,7 +78,10 @@ TEST(DiaSpmvGpu, RandomBandedMatricesMatchTheCsrReference) {
   SKIP_WITHOUT_CUDA();
   unsigned seed = 11;
   for (const std::vector<int>& offsets :
-       std::vector<std::vector<int>>{{1}, {1, 3, 17, 300}, {2, 5, 9, 40, 41, 42, 1000, 5000}}) {
+       std::vector<std::vector<int>>{{1},
+                                     {1, 3, 17, 300},
+                                     {2, 5, 9, 40, 41, 42, 1000, 5000},
+                                     {1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610}}) {
     for (const int n : {1, 255, 3000, 70001}) {
       const testing::RefMatrix ref = testing::random_banded_spd(n, offsets, 0.8, seed++);
       const DiaHalf<double> a = dia_from_lower(testing::lower_of<double>(ref));

@@ -26,7 +26,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -258,14 +257,6 @@ GridResult run_grid(const FemGrid& g, const Options& o, double bandwidth, int gr
     check();
     std::printf("  half-storage DIA SpMV, %d row(s) per thread: %.3f ms\n", rows_per_thread, ms);
     if (ms < s.half_ms) s.half_ms = ms, s.half_rows_per_thread = rows_per_thread;
-  }
-  {
-    // One block per chunk, dispatched in order, against the resident grid.
-    const double ms = time_ms(o.repeat, [&] {
-      cg::cuda::launch_dia_spmv(da, x, y, 1, std::numeric_limits<int>::max(), nullptr);
-    });
-    check();
-    std::printf("  half-storage DIA SpMV, 1 row per thread, one block per chunk: %.3f ms\n", ms);
   }
   if (V* full_values = device_alloc<V>((2 * std::size_t(a.ndiag()) + 1) * n)) {
     const DeviceDiaFull<V> full = full_from_half(da, full_values);
