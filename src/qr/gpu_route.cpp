@@ -8,7 +8,6 @@
 #include "device/cuda_runtime.hpp"
 #include "dispatch.hpp"
 #include "optimal_lwork.hpp"
-#include "qr/gpu_apply_q.hpp"
 #include "qr/gpu_wide_q.hpp"
 
 namespace switchyard {
@@ -30,9 +29,7 @@ const char* orgqr_declines(const OrgqrCall<T>& g) {
 template <class T>
 bool orgqr_run(const OrgqrCall<T>& g) {
   std::string error;
-  const bool one_block = g.n <= qr::kGpuMaxColumns;
-  if (!(one_block ? qr::form_q_gpu(g.m, g.n, g.k, g.a, g.lda, g.tau, error)
-                  : qr::form_q_wide_gpu(g.m, g.n, g.k, g.a, g.lda, g.tau, error))) {
+  if (!qr::orgqr_gpu(g.m, g.n, g.k, g.a, g.lda, g.tau, error)) {
     std::fprintf(stderr, "switchyard: %corgqr on the GPU failed (%s); running it in the fallback\n",
                  prefix<T>(), error.c_str());
     return false;
@@ -53,12 +50,7 @@ const char* ormqr_declines(const OrmqrCall<T>& g) {
 template <class T>
 bool ormqr_run(const OrmqrCall<T>& g) {
   std::string error;
-  const bool transpose = g.trans == 'T';
-  const bool one_block = g.k <= qr::kGpuMaxReflectors && g.n <= qr::kGpuMaxColumns;
-  if (!(one_block
-            ? qr::apply_q_gpu(transpose, g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc, error)
-            : qr::apply_q_wide_gpu(transpose, g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc,
-                                   error))) {
+  if (!qr::ormqr_gpu(g.trans == 'T', g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc, error)) {
     std::fprintf(stderr, "switchyard: %cormqr on the GPU failed (%s); running it in the fallback\n",
                  prefix<T>(), error.c_str());
     return false;

@@ -139,7 +139,8 @@ bool apply_q(bool transpose, int m, int nc, int k, const T* a, int lda, const T*
 bool wide_q_fits(int n, int k) { return k >= 1 && n - last_group(k) <= kGpuMaxColumns; }
 
 template <class T>
-bool form_q_wide_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::string& error) {
+bool orgqr_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::string& error) {
+  if (n <= kGpuMaxColumns) return form_q_gpu(m, n, k, a, lda, tau, error);
   if (k < 1 || k > n || n > kGpuMaxWide || n > m || lda < m || !wide_q_fits(n, k)) {
     error = "invalid arguments";
     return false;
@@ -153,8 +154,11 @@ bool form_q_wide_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::stri
 }
 
 template <class T>
-bool apply_q_wide_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau,
-                      T* c, int ldc, std::string& error) {
+bool ormqr_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau, T* c,
+               int ldc, std::string& error) {
+  if (k <= kGpuMaxReflectors && nc <= kGpuMaxColumns) {
+    return apply_q_gpu(transpose, m, nc, k, a, lda, tau, c, ldc, error);
+  }
   if (k < 1 || k > kGpuMaxWide || k > m || nc < 1 || nc > kGpuMaxWide || lda < m || ldc < m) {
     error = "invalid arguments";
     return false;
@@ -167,11 +171,11 @@ bool apply_q_wide_gpu(bool transpose, int m, int nc, int k, const T* a, int lda,
   }
 }
 
-template bool form_q_wide_gpu<float>(int, int, int, float*, int, const float*, std::string&);
-template bool form_q_wide_gpu<double>(int, int, int, double*, int, const double*, std::string&);
-template bool apply_q_wide_gpu<float>(bool, int, int, int, const float*, int, const float*,
-                                      float*, int, std::string&);
-template bool apply_q_wide_gpu<double>(bool, int, int, int, const double*, int, const double*,
-                                       double*, int, std::string&);
+template bool orgqr_gpu<float>(int, int, int, float*, int, const float*, std::string&);
+template bool orgqr_gpu<double>(int, int, int, double*, int, const double*, std::string&);
+template bool ormqr_gpu<float>(bool, int, int, int, const float*, int, const float*, float*, int,
+                               std::string&);
+template bool ormqr_gpu<double>(bool, int, int, int, const double*, int, const double*, double*,
+                                int, std::string&);
 
 }  // namespace switchyard::qr

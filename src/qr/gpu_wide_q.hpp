@@ -1,8 +1,8 @@
 #pragma once
 
-// xORGQR and xORMQR (SIDE = 'L') on a CUDA GPU past one compact-WY block: more than
-// kGpuMaxReflectors reflectors or more than kGpuMaxColumns columns (gpu_apply_q.hpp does one
-// block). The reflectors are taken in groups of kGpuMaxReflectors, as xORGQR and xORMQR block
+// xORGQR and xORMQR (SIDE = 'L') on a CUDA GPU, as the routes call them: one compact-WY block
+// (gpu_apply_q.hpp) where it covers the call, else several, past kGpuMaxReflectors reflectors
+// or kGpuMaxColumns columns. The reflectors are taken in groups of kGpuMaxReflectors, as xORGQR and xORMQR block
 // them, and each group is applied as one block to at most kGpuMaxColumns columns at a time:
 //   - xORMQR: Q^T C = Q_last^T ... Q_1^T C, Q C = Q_1 (... (Q_last C)), Q_g acting on the
 //     rows from its first reflector's down;
@@ -25,13 +25,15 @@ constexpr int kGpuMaxWide = 256;
 // of reflectors must fit one block.
 bool wide_q_fits(int n, int k);
 
-// form_q_gpu's contract for 1 <= k <= n <= kGpuMaxWide with wide_q_fits(n, k).
+// xORGQR on the GPU: form_q_gpu's contract for 1 <= k <= n <= kGpuMaxWide with
+// wide_q_fits(n, k); form_q_gpu itself where one block does.
 template <class T>
-bool form_q_wide_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::string& error);
+bool orgqr_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::string& error);
 
-// apply_q_gpu's contract for 1 <= k <= kGpuMaxWide, 1 <= nc <= kGpuMaxWide.
+// xORMQR (SIDE = 'L') on the GPU: apply_q_gpu's contract for 1 <= k <= kGpuMaxWide and
+// 1 <= nc <= kGpuMaxWide; apply_q_gpu itself where one block does.
 template <class T>
-bool apply_q_wide_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau,
-                      T* c, int ldc, std::string& error);
+bool ormqr_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau, T* c,
+               int ldc, std::string& error);
 
 }  // namespace switchyard::qr

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "device/cuda_runtime.hpp"
-#include "qr/gpu_apply_q.hpp"
 #include "qr/gpu_wide_q.hpp"
 #include "tsqr_checks.hpp"
 
@@ -144,23 +143,6 @@ std::vector<Case> form_q_cases() {
           {"square 150x150", gaussian(150, 150, 14), 150}};
 }
 
-// Either GPU xORGQR, as the route picks it.
-template <class T>
-bool form_q(int m, int n, int k, T* a, int lda, const T* tau, std::string& error) {
-  if (n <= kGpuMaxColumns) return form_q_gpu(m, n, k, a, lda, tau, error);
-  return form_q_wide_gpu(m, n, k, a, lda, tau, error);
-}
-
-// Either GPU xORMQR, as the route picks it.
-template <class T>
-bool apply_q(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau, T* c,
-             int ldc, std::string& error) {
-  if (k <= kGpuMaxReflectors && nc <= kGpuMaxColumns) {
-    return apply_q_gpu(transpose, m, nc, k, a, lda, tau, c, ldc, error);
-  }
-  return apply_q_wide_gpu(transpose, m, nc, k, a, lda, tau, c, ldc, error);
-}
-
 // Q from the GPU equals reference xORGQR's up to rounding, is orthonormal, and with the
 // reference R reproduces A: LAPACK's LIN measures under their threshold of 30.
 TYPED_TEST(QrApplyGpu, FormQMatchesReferenceOrgqr) {
@@ -183,7 +165,7 @@ TYPED_TEST(QrApplyGpu, FormQMatchesReferenceOrgqr) {
       }
       Placed<T> placed(f.v, where);
       std::string error;
-      ASSERT_TRUE(form_q(m, n, c.k, placed.get(), f.v.ld, f.tau.data(), error)) << error;
+      ASSERT_TRUE(orgqr_gpu(m, n, c.k, placed.get(), f.v.ld, f.tau.data(), error)) << error;
       const Matrix<T> q = placed.result();
       EXPECT_LE(max_difference(q, expected), 32.0 * c.k * eps);
       const double orthogonality = double(one_norm(identity_minus_qtq(q)) / m / eps);
@@ -233,7 +215,7 @@ TYPED_TEST(QrApplyGpu, ApplyQMatchesReferenceOrmqr) {
           Placed<T> v(f.v, v_where);
           Placed<T> placed_c(c, c_where);
           std::string error;
-          ASSERT_TRUE(apply_q(trans == 'T', s.m, s.nc, s.k, v.get(), f.v.ld, f.tau.data(),
+          ASSERT_TRUE(ormqr_gpu(trans == 'T', s.m, s.nc, s.k, v.get(), f.v.ld, f.tau.data(),
                                   placed_c.get(), c.ld, error))
               << error;
           const double ratio = ratio_to_c(placed_c.result(), expected, c);
