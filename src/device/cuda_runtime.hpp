@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <exception>
 #include <string>
 
 namespace switchyard::cuda {
@@ -22,6 +23,19 @@ std::string describe(cudaError_t status);
 
 // Sets `error` to "what: describe(status)" and returns false, for a failing step of a route.
 bool fail(std::string& error, const char* what, cudaError_t status);
+
+// A route's device work, `work()`, with an exception it throws (memory for a host buffer, a
+// helper thread that can not start) turned into `error` and false: the call then runs in the
+// fallback.
+template <class Work>
+bool run_guarded(std::string& error, Work&& work) {
+  try {
+    return work();
+  } catch (const std::exception& e) {
+    error = e.what();
+    return false;
+  }
+}
 
 // A stream on the device, held by one call; streams are pooled, created on demand.
 class Stream {

@@ -1,7 +1,6 @@
 #include "qr/gpu_apply_q.hpp"
 
 #include <algorithm>
-#include <exception>
 #include <optional>
 
 #include "device/cuda_runtime.hpp"
@@ -218,12 +217,7 @@ bool form_q_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::string& e
     error = "invalid arguments";
     return false;
   }
-  try {
-    return form_q(m, n, k, a, lda, tau, error);
-  } catch (const std::exception& e) {
-    error = e.what();
-    return false;
-  }
+  return cuda::run_guarded(error, [&] { return form_q(m, n, k, a, lda, tau, error); });
 }
 
 template <class T>
@@ -234,12 +228,8 @@ bool apply_q_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, cons
     error = "invalid arguments";
     return false;
   }
-  try {
-    return apply_q(transpose, m, nc, k, a, lda, tau, c, ldc, error);
-  } catch (const std::exception& e) {
-    error = e.what();
-    return false;
-  }
+  return cuda::run_guarded(
+      error, [&] { return apply_q(transpose, m, nc, k, a, lda, tau, c, ldc, error); });
 }
 
 template <class T>

@@ -1,7 +1,6 @@
 #include "qr/gpu_wide_q.hpp"
 
 #include <algorithm>
-#include <exception>
 #include <optional>
 
 #include "device/cuda_runtime.hpp"
@@ -145,12 +144,7 @@ bool orgqr_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::string& er
     error = "invalid arguments";
     return false;
   }
-  try {
-    return form_q(m, n, k, a, lda, tau, error);
-  } catch (const std::exception& e) {
-    error = e.what();
-    return false;
-  }
+  return cuda::run_guarded(error, [&] { return form_q(m, n, k, a, lda, tau, error); });
 }
 
 template <class T>
@@ -163,12 +157,8 @@ bool ormqr_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const 
     error = "invalid arguments";
     return false;
   }
-  try {
-    return apply_q(transpose, m, nc, k, a, lda, tau, c, ldc, error);
-  } catch (const std::exception& e) {
-    error = e.what();
-    return false;
-  }
+  return cuda::run_guarded(
+      error, [&] { return apply_q(transpose, m, nc, k, a, lda, tau, c, ldc, error); });
 }
 
 template bool orgqr_gpu<float>(int, int, int, float*, int, const float*, std::string&);

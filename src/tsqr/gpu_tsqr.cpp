@@ -1,7 +1,6 @@
 #include "tsqr/gpu_tsqr.hpp"
 
 #include <algorithm>
-#include <exception>
 #include <optional>
 #include <vector>
 
@@ -254,14 +253,11 @@ bool factor_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
     error = "invalid arguments";
     return false;
   }
-  try {
+  return cuda::run_guarded(error, [&] {
     if (cuda::device_accessible(a)) return factor_in_place(m, n, a, lda, tau, error);
     if (n <= panel_width()) return factor_streamed_tsqr(m, n, a, lda, tau, error);
     return factor_streamed_panels(m, n, a, lda, tau, error);
-  } catch (const std::exception& e) {
-    error = e.what();
-    return false;
-  }
+  });
 }
 
 template cudaError_t enqueue_tsqr<float>(int, int, float*, long long, float*, cudaStream_t);
