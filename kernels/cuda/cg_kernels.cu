@@ -4,6 +4,7 @@
 // as every other block, to get alpha), and a one-block finalize that adds
 // all partials and takes the iteration's decisions.
 #include <cmath>
+#include <type_traits>
 
 #include "block_sums.cuh"
 #include "cg_kernels.hpp"
@@ -74,28 +75,52 @@ __global__ void __launch_bounds__(kBlock) cg_collect(Partials partials, int coun
   }
 }
 
+// Blocks per SM the product's batched rows are held to. Unbounded, forming
+// p from z and p_old at each of the 26 vector entries a row reads (52
+// loads) takes 91 registers, two blocks of 256 per SM; held to more blocks,
+// the compiler issues the loads in smaller groups with more rows in flight.
+// On the H200 (switchyard bench cg, 256^3) 3 / 4 / 6 / 8 blocks (68 / 64 /
+// 40 / 32 registers) ran an iteration in 1.44 / 1.21 / 1.05 / 1.08 ms,
+// against 1.19 ms diagonal by diagonal.
+constexpr int kProductMinBlocks = 6;
+
 // q = A p_new and p_new'q, where p_new = z + beta p_old is formed on the fly
-// for every row read and stored for the rows owned.
+// for every row read and stored for the rows owned. Rows of up to
+// kBatchedDiagonals lower diagonals issue their loads at once; both row
+// forms add in the same order, so q is the same either way.
 template <class V, int kDiagonals>
-__global__ void __launch_bounds__(kBlock) cg_product(DeviceDia<V> a,
-                                                     const double* __restrict__ z,
-                                                     const double* __restrict__ p_old,
-                                                     double* __restrict__ p_new,
-                                                     double* __restrict__ q,
-                                                     const CgDeviceScalars* scalars,
-                                                     Partials partials) {
+__global__ void __launch_bounds__(kBlock, kDiagonals <= kBatchedDiagonals ? kProductMinBlocks : 1)
+    cg_product(DeviceDia<V> a, const double* __restrict__ z, const double* __restrict__ p_old,
+               double* __restrict__ p_new, double* __restrict__ q,
+               const CgDeviceScalars* scalars, Partials partials) {
   if (scalars->done) return;
   const double beta = scalars->beta;
   const auto p_at = [&](long long j) { return __ldg(z + j) + beta * __ldg(p_old + j); };
   double v[1] = {0.0};
   for_each_row<R>(a.n, [&](long long i) {
     const double pi = p_at(i);
-    const double qi = dia_row<V, kDiagonals>(a, i, pi, p_at);
+    double qi;
+    if constexpr (kDiagonals <= kBatchedDiagonals) {
+      qi = dia_row_batched<V, kDiagonals>(a, i, pi, p_at);
+    } else {
+      qi = dia_row<V, kDiagonals>(a, i, pi, p_at);
+    }
     p_new[i] = pi;
     q[i] = qi;
     v[0] += pi * qi;
   });
   write_partials(v, partials.values, partials.blocks, kPq);
+}
+
+// Calls f with the product's unroll bucket for a.ndiag: the batched one up
+// to kBatchedDiagonals, with_bucket's beyond.
+template <class V, class F>
+void with_product_bucket(const DeviceDia<V>& a, F&& f) {
+  if (a.ndiag <= kBatchedDiagonals) {
+    f(std::integral_constant<int, kBatchedDiagonals>());
+  } else {
+    with_bucket(a, f);
+  }
 }
 
 // x += alpha p, r -= alpha q, z = M^-1 r, with r'z, r'r, z'z and the error
@@ -215,18 +240,28 @@ void launch_cg_start(const DeviceDia<V>& a, const double* b, double* x, double* 
 }
 
 template <class V>
+int cg_product_blocks(const DeviceDia<V>& a, int max_blocks) {
+  int blocks = 0;
+  with_product_bucket(a, [&](auto bucket) {
+    blocks = resident_blocks<cg_product<V, decltype(bucket)::value>>(max_blocks);
+  });
+  return blocks;
+}
+
+template <class V>
 void launch_cg_iteration(const DeviceDia<V>& a, double* x, double* r, double* z,
                          const double* p_old, double* p_new, double* q, const double* solution,
                          CgDeviceSettings s, CgDeviceScalars* scalars, Partials partials,
-                         cudaStream_t stream) {
-  const unsigned blocks = grid_for(a.n, R, partials.blocks);
-  with_bucket(a, [&](auto bucket) {
-    cg_product<V, decltype(bucket)::value><<<blocks, kBlock, 0, stream>>>(a, z, p_old, p_new, q,
-                                                                          scalars, partials);
+                         int product_blocks, cudaStream_t stream) {
+  const unsigned product_grid = grid_for(a.n, R, product_blocks);
+  with_product_bucket(a, [&](auto bucket) {
+    cg_product<V, decltype(bucket)::value><<<product_grid, kBlock, 0, stream>>>(
+        a, z, p_old, p_new, q, scalars, partials);
   });
+  const unsigned blocks = grid_for(a.n, R, partials.blocks);
   cg_update<V><<<blocks, kBlock, 0, stream>>>(a, p_new, q, x, r, z, solution, s, scalars,
-                                              partials, int(blocks));
-  cg_finalize<<<1, kBlock, 0, stream>>>(s, scalars, partials, int(blocks), int(blocks));
+                                              partials, int(product_grid));
+  cg_finalize<<<1, kBlock, 0, stream>>>(s, scalars, partials, int(blocks), int(product_grid));
 }
 
 template <class V>
@@ -243,9 +278,10 @@ void launch_cg_true_residual(const DeviceDia<V>& a, const double* b, const doubl
   template void launch_cg_start<V>(const DeviceDia<V>&, const double*, double*, double*,      \
                                    double*, double*, const double*, bool, CgDeviceSettings,   \
                                    CgDeviceScalars*, Partials, cudaStream_t);                 \
+  template int cg_product_blocks<V>(const DeviceDia<V>&, int);                                \
   template void launch_cg_iteration<V>(const DeviceDia<V>&, double*, double*, double*,        \
                                        const double*, double*, double*, const double*,        \
-                                       CgDeviceSettings, CgDeviceScalars*, Partials,          \
+                                       CgDeviceSettings, CgDeviceScalars*, Partials, int,     \
                                        cudaStream_t);                                         \
   template void launch_cg_true_residual<V>(const DeviceDia<V>&, const double*, const double*, \
                                            CgDeviceScalars*, Partials, cudaStream_t);

@@ -64,9 +64,7 @@ int grid_blocks(int device);
 // y = A x, with R rows per thread in each chunk (1, 2 or 4; the CG uses
 // kCgRowsPerThread), on at most max_blocks blocks and no more than fit on
 // the device at once. Rows of up to 13 lower diagonals issue all their
-// loads at once (dia_row_batched); the CG's product still takes them
-// diagonal by diagonal: with p formed from z and p_old at every row it
-// reads, its batched rows need 106 registers, two blocks per SM.
+// loads at once (dia_row_batched), as in the CG's product.
 template <class V>
 void launch_dia_spmv(const DeviceDia<V>& a, const double* x, double* y, int rows_per_thread,
                      int max_blocks, cudaStream_t stream);
@@ -84,14 +82,23 @@ void launch_cg_start(const DeviceDia<V>& a, const double* b, double* x, double* 
                      double* p, const double* solution, bool use_guess, CgDeviceSettings s,
                      CgDeviceScalars* scalars, Partials partials, cudaStream_t stream);
 
+// The grid of an iteration's product on a, at most max_blocks: its rows
+// of up to 13 lower diagonals hold their loads in registers, so fewer
+// blocks fit than grid_blocks assumes, and the grid is those that fit. The
+// query behind it may load the kernel's module, which a stream capture
+// forbids: resolve it before capturing the iterations.
+template <class V>
+int cg_product_blocks(const DeviceDia<V>& a, int max_blocks);
+
 // One iteration: the product with p folded into the p update and p'Ap
-// (p_new = z + beta p_old on the fly), the x, r, z update with its sums,
-// and the one-block finalize.
+// (p_new = z + beta p_old on the fly) on at most product_blocks blocks
+// (cg_product_blocks), the x, r, z update with its sums, and the one-block
+// finalize.
 template <class V>
 void launch_cg_iteration(const DeviceDia<V>& a, double* x, double* r, double* z,
                          const double* p_old, double* p_new, double* q, const double* solution,
                          CgDeviceSettings s, CgDeviceScalars* scalars, Partials partials,
-                         cudaStream_t stream);
+                         int product_blocks, cudaStream_t stream);
 
 // scalars->sums[0] = ||b - A x||^2 of the x returned.
 template <class V>

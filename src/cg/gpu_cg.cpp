@@ -141,11 +141,14 @@ cudaError_t run_device_cg(const cuda::DeviceDia<V>& a, const double* b, double* 
     start.dd = dd;
     start.rz = rz;
     e = cudaMemcpyAsync(scalars, &start, sizeof start, cudaMemcpyHostToDevice, stream);
+    const int product_blocks = cuda::cg_product_blocks(a, grid_blocks);  // before the capture
     Graph g;
     if (e == cudaSuccess) e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
     if (e == cudaSuccess) {
-      cuda::launch_cg_iteration(a, x, r, z, p0, p1, q, solution, s, scalars, partials, stream);
-      cuda::launch_cg_iteration(a, x, r, z, p1, p0, q, solution, s, scalars, partials, stream);
+      cuda::launch_cg_iteration(a, x, r, z, p0, p1, q, solution, s, scalars, partials,
+                                product_blocks, stream);
+      cuda::launch_cg_iteration(a, x, r, z, p1, p0, q, solution, s, scalars, partials,
+                                product_blocks, stream);
       e = cudaStreamEndCapture(stream, &g.graph);
     }
     if (e == cudaSuccess) e = cudaGraphInstantiate(&g.exec, g.graph, 0);
