@@ -14,22 +14,6 @@ constexpr int kGroup = kGpuMaxReflectors;
 int last_group(int k) { return (k - 1) / kGroup * kGroup; }
 
 template <class T>
-cudaError_t enqueue_apply(bool transpose, long long m, int nc, int k, const T* a, long long lda,
-                          const T* tau, T* c, long long ldc, cudaStream_t stream) {
-  const int groups = (k + kGroup - 1) / kGroup;
-  cudaError_t status = cudaSuccess;
-  for (int step = 0; step < groups && status == cudaSuccess; ++step) {
-    const int g = (transpose ? step : groups - 1 - step) * kGroup;
-    const int kb = std::min(kGroup, k - g);
-    for (int col = 0; col < nc && status == cudaSuccess; col += kGpuMaxColumns) {
-      status = apply_q_on_device(transpose, m - g, std::min(kGpuMaxColumns, nc - col), kb,
-                                 a + g + g * lda, lda, tau + g, c + g + col * ldc, ldc, stream);
-    }
-  }
-  return status;
-}
-
-template <class T>
 cudaError_t enqueue_form(long long m, int n, int k, T* a, long long lda, const T* tau,
                          cudaStream_t stream) {
   const auto at = [&](long long i, long long j) { return a + i + j * lda; };
@@ -44,7 +28,7 @@ cudaError_t enqueue_form(long long m, int n, int k, T* a, long long lda, const T
       form_q_on_device(m - last, n - last, k - last, at(last, last), lda, tau + last, stream);
   if (status == cudaSuccess) status = zero_above(last, n - last);
   for (int g = last - kGroup; g >= 0 && status == cudaSuccess; g -= kGroup) {
-    status = enqueue_apply(false, m - g, n - g - kGroup, kGroup, at(g, g), lda, tau + g,
+    status = apply_q_wide_on_device(false, m - g, n - g - kGroup, kGroup, at(g, g), lda, tau + g,
                            at(g, g + kGroup), lda, stream);
     if (status == cudaSuccess) {
       status = form_q_on_device(m - g, kGroup, kGroup, at(g, g), lda, tau + g, stream);
@@ -125,8 +109,8 @@ bool apply_q(bool transpose, int m, int nc, int k, const T* a, int lda, const T*
   std::optional<OnDevice<T>> cd;
   if (status == cudaSuccess) status = cd.emplace(c, ldc, m, nc, stream, staging).status();
   if (status == cudaSuccess) {
-    status = enqueue_apply(transpose, m, nc, k, static_cast<const T*>(v.get()), v.ld(), tau,
-                           cd->get(), cd->ld(), stream.get());
+    status = apply_q_wide_on_device(transpose, m, nc, k, static_cast<const T*>(v.get()), v.ld(),
+                                    tau, cd->get(), cd->ld(), stream.get());
   }
   if (!finish(stream, status, error)) return false;
   cd->write_back();
@@ -134,6 +118,23 @@ bool apply_q(bool transpose, int m, int nc, int k, const T* a, int lda, const T*
 }
 
 }  // namespace
+
+template <class T>
+cudaError_t apply_q_wide_on_device(bool transpose, long long m, int nc, int k, const T* a,
+                                   long long lda, const T* tau, T* c, long long ldc,
+                                   cudaStream_t stream) {
+  const int groups = (k + kGroup - 1) / kGroup;
+  cudaError_t status = cudaSuccess;
+  for (int step = 0; step < groups && status == cudaSuccess; ++step) {
+    const int g = (transpose ? step : groups - 1 - step) * kGroup;
+    const int kb = std::min(kGroup, k - g);
+    for (int col = 0; col < nc && status == cudaSuccess; col += kGpuMaxColumns) {
+      status = apply_q_on_device(transpose, m - g, std::min(kGpuMaxColumns, nc - col), kb,
+                                 a + g + g * lda, lda, tau + g, c + g + col * ldc, ldc, stream);
+    }
+  }
+  return status;
+}
 
 bool wide_q_fits(int n, int k) { return k >= 1 && n - last_group(k) <= kGpuMaxColumns; }
 
@@ -161,6 +162,12 @@ bool ormqr_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const 
       error, [&] { return apply_q(transpose, m, nc, k, a, lda, tau, c, ldc, error); });
 }
 
+template cudaError_t apply_q_wide_on_device<float>(bool, long long, int, int, const float*,
+                                                   long long, const float*, float*, long long,
+                                                   cudaStream_t);
+template cudaError_t apply_q_wide_on_device<double>(bool, long long, int, int, const double*,
+                                                    long long, const double*, double*,
+                                                    long long, cudaStream_t);
 template bool orgqr_gpu<float>(int, int, int, float*, int, const float*, std::string&);
 template bool orgqr_gpu<double>(int, int, int, double*, int, const double*, std::string&);
 template bool ormqr_gpu<float>(bool, int, int, int, const float*, int, const float*, float*, int,

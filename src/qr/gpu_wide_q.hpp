@@ -12,6 +12,8 @@
 // Host data is copied to the device whole first, since every group reads it; a failure before
 // the result is written back leaves the caller's data as it was.
 
+#include <cuda_runtime_api.h>
+
 #include <string>
 
 #include "qr/gpu_apply_q.hpp"
@@ -35,5 +37,13 @@ bool orgqr_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::string& er
 template <class T>
 bool ormqr_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau, T* c,
                int ldc, std::string& error);
+
+// ormqr_gpu's work for V, tau and C in device-accessible memory, enqueued on `stream` with
+// workspace ordered on it (the trailing updates of a blocked factorization). Returns the first
+// launch or allocation error; the work's own errors show when the stream is synchronized.
+template <class T>
+cudaError_t apply_q_wide_on_device(bool transpose, long long m, int nc, int k, const T* a,
+                                   long long lda, const T* tau, T* c, long long ldc,
+                                   cudaStream_t stream);
 
 }  // namespace switchyard::qr

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "qr/gpu_apply_q.hpp"
+#include "qr/gpu_wide_q.hpp"
 #include "tsqr/gpu_tsqr.hpp"
 
 namespace switchyard::tsqr {
@@ -11,18 +11,14 @@ namespace {
 constexpr int kGroupColumns = qr::kGpuMaxReflectors;
 
 // Applies Q^T of the k reflectors in column `first` of A (rows first..m) to the columns
-// [begin, end), at most kGpuMaxColumns at a time.
+// [begin, end).
 template <class T>
 cudaError_t update(int m, int first, int k, int begin, int end, T* a, long long lda,
                    const T* tau, cudaStream_t stream) {
+  if (begin >= end) return cudaSuccess;
   const auto at = [&](int i, int j) { return a + i + j * lda; };
-  cudaError_t status = cudaSuccess;
-  for (int c = begin; c < end && status == cudaSuccess; c += qr::kGpuMaxColumns) {
-    const int columns = std::min(qr::kGpuMaxColumns, end - c);
-    status = qr::apply_q_on_device(true, m - first, columns, k, at(first, first), lda,
-                                   tau + first, at(first, c), lda, stream);
-  }
-  return status;
+  return qr::apply_q_wide_on_device(true, m - first, end - begin, k, at(first, first), lda,
+                                    tau + first, at(first, begin), lda, stream);
 }
 
 }  // namespace
