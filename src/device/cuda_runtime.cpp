@@ -82,15 +82,39 @@ bool fail(std::string& error, const char* what, cudaError_t status) {
   return false;
 }
 
+namespace {
+
+// Orders `stream` after the work the program has enqueued so far on its default streams
+// (the legacy one, and the calling thread's per-thread one). A cudaMemcpy from pageable memory
+// into a matrix that a call then works on in place returns before its data has landed, and a
+// non-blocking stream would not wait for it.
+cudaError_t follow_default_streams(cudaStream_t stream) {
+  cudaEvent_t enqueued;
+  cudaError_t status = cudaEventCreateWithFlags(&enqueued, cudaEventDisableTiming);
+  if (status != cudaSuccess) return status;
+  for (cudaStream_t program : {cudaStreamLegacy, cudaStreamPerThread}) {
+    if (status == cudaSuccess) status = cudaEventRecord(enqueued, program);
+    if (status == cudaSuccess) status = cudaStreamWaitEvent(stream, enqueued, 0);
+  }
+  cudaEventDestroy(enqueued);  // the waits already enqueued keep what they need
+  return status;
+}
+
+}  // namespace
+
 Stream::Stream() {
   status_ = use_device();
   if (status_ != cudaSuccess) return;
   if (!streams().take(stream_)) {
-    // Non-blocking: the program's own work on the legacy default stream neither waits for
-    // Switchyard's nor holds it up.
+    // Non-blocking: the program's later work on its default stream is not held up by
+    // Switchyard's, which every call finishes before it returns anyway.
     status_ = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
-    if (status_ != cudaSuccess) stream_ = nullptr;
+    if (status_ != cudaSuccess) {
+      stream_ = nullptr;
+      return;
+    }
   }
+  status_ = follow_default_streams(stream_);
 }
 
 Stream::~Stream() {

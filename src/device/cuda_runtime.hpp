@@ -37,7 +37,8 @@ bool run_guarded(std::string& error, Work&& work) {
   }
 }
 
-// A stream on the device, held by one call; streams are pooled, created on demand.
+// A stream on the device, held by one call; streams are pooled, created on demand. Its work
+// comes after what the program enqueued on its default streams before the call.
 class Stream {
  public:
   Stream();

@@ -69,8 +69,9 @@ class Job {
   }
 
   bool start(const Sizes& sizes, bool needs_staging, std::string& error) {
-    if (own_stream_->status() != cudaSuccess) {
-      return cuda::fail(error, "no stream", own_stream_->status());
+    const cudaError_t stream_status = own_stream_ ? own_stream_->status() : cudaSuccess;
+    if (stream_status != cudaSuccess) {
+      return cuda::fail(error, "no stream", stream_status);
     }
     const cudaError_t allocated = allocate(sizes);
     if (allocated != cudaSuccess) return cuda::fail(error, "no device workspace", allocated);
@@ -84,7 +85,6 @@ class Job {
   }
   const Workspace<T>& ws() const { return ws_; }
   cudaStream_t stream() const { return stream_; }
-  const cuda::Staging& staging() const { return *staging_; }
 
   // `pass(first, rows)` over all m rows of the matrix x (m x n, ldx): at once where x is on
   // the device, else chunk by chunk as x streams to `copy`.

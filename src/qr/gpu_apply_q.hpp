@@ -38,14 +38,14 @@ template <class T>
 bool apply_q_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau, T* c,
                  int ldc, std::string& error);
 
-// form_q_gpu's work for A and tau in device-accessible memory, enqueued on `stream` with
+// form_q_gpu's work for A in device-accessible memory (tau anywhere), enqueued on `stream` with
 // workspace ordered on it. Returns the first launch or allocation error; the work's own errors
 // show when the stream is synchronized.
 template <class T>
 cudaError_t form_q_on_device(long long m, int n, int k, T* a, long long lda, const T* tau,
                              cudaStream_t stream);
 
-// apply_q_gpu's work for V, tau and C all in device-accessible memory, enqueued on `stream`
+// apply_q_gpu's work for V and C in device-accessible memory (tau anywhere), enqueued on `stream`
 // with workspace ordered on it (a blocked factorization's trailing update). Returns the first
 // launch or allocation error; the work's own errors show when the stream is synchronized.
 template <class T>

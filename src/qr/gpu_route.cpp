@@ -22,7 +22,7 @@ template <class T>
 const char* orgqr_declines(const OrgqrCall<T>& g) {
   if (g.k == 0) return "no reflectors: Q is the identity's first columns";
   if (g.n > qr::kGpuMaxWide) return "the GPU forms at most 256 columns of Q";
-  if (!qr::wide_q_fits(g.n, g.k)) return "more than 64 columns of Q past the last 64 reflectors";
+  if (!qr::wide_q_fits(g.n, g.k)) return "more than 64 columns of Q from the last block of reflectors on";
   return nullptr;
 }
 

@@ -23,8 +23,8 @@ namespace switchyard::qr {
 // The most reflectors, and columns of Q or C, the wide operations take.
 constexpr int kGpuMaxWide = 256;
 
-// Whether form_q_wide_gpu takes an m x n Q from k reflectors: the columns past the last group
-// of reflectors must fit one block.
+// Whether orgqr_gpu takes an m x n Q from k reflectors: the columns from the first reflector
+// of the last group on must fit one block.
 bool wide_q_fits(int n, int k);
 
 // xORGQR on the GPU: form_q_gpu's contract for 1 <= k <= n <= kGpuMaxWide with
@@ -38,7 +38,7 @@ template <class T>
 bool ormqr_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const T* tau, T* c,
                int ldc, std::string& error);
 
-// ormqr_gpu's work for V, tau and C in device-accessible memory, enqueued on `stream` with
+// ormqr_gpu's work for V and C in device-accessible memory (tau anywhere), enqueued on `stream` with
 // workspace ordered on it (the trailing updates of a blocked factorization). Returns the first
 // launch or allocation error; the work's own errors show when the stream is synchronized.
 template <class T>

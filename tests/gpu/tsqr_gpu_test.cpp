@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "device/cuda_runtime.hpp"
@@ -333,6 +335,36 @@ TYPED_TEST(TsqrGpu, NonFiniteInputPropagates) {
       EXPECT_TRUE(any_nan) << "bad value " << bad << " at row " << row;
     }
   }
+}
+
+// A program's copy into device memory may still be landing when the call starts (from pageable
+// memory cudaMemcpy returns once the data is staged): a call works on device data only after
+// the program's default stream. Here the copy waits behind a host function on the legacy
+// stream; a call that did not wait would factor the NaN the matrix held before.
+TYPED_TEST(TsqrGpu, WaitsForTheProgramsDefaultStream) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  const Matrix<double> input = gaussian(40000, 16, 21);
+  const Matrix<T> a = convert<T>(input, input.m);
+  const std::size_t bytes = sizeof(T) * a.data.size();
+  T* pinned = nullptr;
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&pinned), bytes), cudaSuccess);
+  std::memcpy(pinned, a.data.data(), bytes);
+  DeviceArray<T> device_a(a.data.size()), device_tau(std::size_t(a.n));
+  const auto hold_back = [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(300)); };
+  ASSERT_EQ(cudaLaunchHostFunc(cudaStreamLegacy, hold_back, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(device_a.get(), pinned, bytes, cudaMemcpyHostToDevice,
+                            cudaStreamLegacy),
+            cudaSuccess);
+  std::string error;
+  ASSERT_TRUE(factor_gpu(a.m, a.n, device_a.get(), a.m, device_tau.get(), error)) << error;
+  const Factored<T> expected = factor<T>(input, Residence::kHost);
+  const std::vector<T> v = device_a.to_host(), tau = device_tau.to_host();
+  for (int j = 0; j < a.n; ++j) {
+    EXPECT_EQ(std::memcmp(&v[std::size_t(j) * a.m], &expected.a(0, j), sizeof(T) * a.m), 0) << j;
+  }
+  EXPECT_EQ(std::memcmp(tau.data(), expected.tau.data(), sizeof(T) * a.n), 0);
+  cudaFreeHost(pinned);
 }
 
 TYPED_TEST(TsqrGpu, RefusesWithoutTouchingA) {
