@@ -191,7 +191,7 @@ TYPED_TEST(QrApplyGpu, ApplyQMatchesReferenceOrmqr) {
   for (const Shape& s : {Shape{70000, 64, 1}, Shape{70000, 64, 64}, Shape{30000, 10, 5},
                          Shape{2055, 33, 17}, Shape{64, 64, 3}, Shape{40000, 128, 3},
                          Shape{30000, 200, 100}, Shape{20000, 70, 130}, Shape{20000, 30, 150},
-                         Shape{256, 256, 5}}) {
+                         Shape{256, 256, 5}, Shape{2055, 130, 70}}) {
     const Factored<T> f = factored<T>(gaussian(s.m, s.k, unsigned(s.m + s.k)), 2);
     const Matrix<T> c = convert<T>(gaussian(s.m, s.nc, 99), s.m + 5);
     for (char trans : {'N', 'T'}) {
