@@ -84,14 +84,7 @@ std::string check(const FfmaKernelParams& p) {
   if (t % 32 != 0 || t > 1024) return "threads not a multiple of 32 up to 1024";
   if ((p.bm / p.tm) % p.warp_rows != 0 || (p.bn / p.tn) % (32 / p.warp_rows) != 0)
     return "thread grid not a multiple of the warp's shape";
-  if (p.async_copy ? p.stages < 2 : (p.stages < 1 || p.stages > 2))
-    return "stages must be >= 2 with cp.async, 1 or 2 with register staging";
-  if (p.group_m < 1) return "group_m < 1";
-  for (char n : {'a', 'b'}) {
-    const std::string e = check(slab(p, n));
-    if (!e.empty()) return std::string(1, n) + ": " + e;
-  }
-  return {};
+  return check_pipeline(slab(p, 'a'), slab(p, 'b'), p.stages, p.group_m);
 }
 
 std::string name(const FfmaKernelParams& p) {

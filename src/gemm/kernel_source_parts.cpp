@@ -79,6 +79,17 @@ std::string check(const SlabCopy& s) {
   return {};
 }
 
+std::string check_pipeline(const SlabCopy& a, const SlabCopy& b, int stages, int group_m) {
+  if (a.async_copy ? stages < 2 : (stages < 1 || stages > 2))
+    return "stages must be >= 2 with cp.async, 1 or 2 with register staging";
+  if (group_m < 1) return "group_m < 1";
+  for (const SlabCopy* s : {&a, &b}) {
+    const std::string e = check(*s);
+    if (!e.empty()) return std::string(1, s->name) + ": " + e;
+  }
+  return {};
+}
+
 std::string slab_setup(const SlabCopy& s, const std::string& col0_expr) {
   const Cover c = cover(s);
   const std::string n(1, s.name);

@@ -34,6 +34,11 @@ struct SlabCopy {
 // Empty when the threads can share the slab's 16-byte pieces evenly, else why not.
 std::string check(const SlabCopy& s);
 
+// Empty when main_loop can take slabs a and b through `stages` buffers (cp.async: 2 or more;
+// register staging: 1 or 2), both slabs pass check(), and tiles can be walked in strips of
+// group_m tile-rows; else why not.
+std::string check_pipeline(const SlabCopy& a, const SlabCopy& b, int stages, int group_m);
+
 // Declarations at kernel start: this thread's first piece (its local offsets: one, or with a
 // swizzle one per row pattern), and a pointer g<name> into the packed operand at the
 // work-group's first slab (column offset `col0_expr`, rows from 0).

@@ -169,14 +169,7 @@ std::string check(const MmaKernelParams& p) {
     return "the swizzled layout needs warp tiles that are multiples of 16";
   const int t = threads(p);
   if (t > 1024) return "more than 1024 threads";
-  if (p.async_copy ? p.stages < 2 : (p.stages < 1 || p.stages > 2))
-    return "stages must be >= 2 with cp.async, 1 or 2 with register staging";
-  if (p.group_m < 1) return "group_m < 1";
-  for (char n : {'a', 'b'}) {
-    const std::string e = check(slab(p, n));
-    if (!e.empty()) return std::string(1, n) + ": " + e;
-  }
-  return {};
+  return check_pipeline(slab(p, 'a'), slab(p, 'b'), p.stages, p.group_m);
 }
 
 std::string name(const MmaKernelParams& p) {
