@@ -24,6 +24,13 @@ std::string describe(cudaError_t status);
 // Sets `error` to "what: describe(status)" and returns false, for a failing step of a route.
 bool fail(std::string& error, const char* what, cudaError_t status);
 
+// Waits for the work enqueued on `stream`; returns `enqueued` (the status of enqueueing it)
+// when that failed, else the work's own.
+inline cudaError_t wait(cudaStream_t stream, cudaError_t enqueued) {
+  const cudaError_t finished = cudaStreamSynchronize(stream);
+  return enqueued == cudaSuccess ? finished : enqueued;
+}
+
 // A route's device work, `work()`, with an exception it throws (memory for a host buffer, a
 // helper thread that can not start) turned into `error` and false: the call then runs in the
 // fallback.

@@ -97,8 +97,7 @@ class Job {
 
   // Waits for the device; true when everything enqueued succeeded.
   bool finish(cudaError_t status, std::string& error) {
-    const cudaError_t finished = cudaStreamSynchronize(stream());
-    if (status == cudaSuccess) status = finished;
+    status = cuda::wait(stream(), status);
     return status == cudaSuccess || cuda::fail(error, "the GPU failed", status);
   }
 
@@ -118,7 +117,8 @@ class Job {
 
 // G = V^T V into ws.gram, V streaming from the caller's a where it is in host memory.
 template <class T>
-cudaError_t gram_pass(Job<T>& job, const Reflectors<T>& v, long long m, const T* a, int lda) {
+cudaError_t gram_pass(Job<T>& job, const Reflectors<T>& v, long long m, const T* a,
+                      long long lda) {
   const Workspace<T>& ws = job.ws();
   const auto partial_gram = [&](long long first, long long rows) {
     return kernels::wy_tall_product(v, m, static_cast<const T*>(nullptr), 0, v.k, first, rows,
@@ -127,6 +127,16 @@ cudaError_t gram_pass(Job<T>& job, const Reflectors<T>& v, long long m, const T*
   cudaError_t status = job.over_rows(a, lda, m, v.k, ws.v, partial_gram);
   if (status != cudaSuccess) return status;
   return kernels::wy_sum_partials(ws.partials, row_blocks(m), v.k * v.k, ws.gram, job.stream());
+}
+
+// Enqueues what every use of the reflectors needs first: tau in the workspace, and
+// G = V^T V (gram_pass).
+template <class T>
+cudaError_t enqueue_gram(Job<T>& job, const Reflectors<T>& v, long long m, const T* a,
+                         long long lda, const T* tau) {
+  const cudaError_t status =
+      cudaMemcpyAsync(job.ws().tau, tau, sizeof(T) * v.k, cudaMemcpyDefault, job.stream());
+  return status == cudaSuccess ? gram_pass(job, v, m, a, lda) : status;
 }
 
 // Enqueues xORGQR on the job's stream, over a where the job has no copy of it, else over the
@@ -138,9 +148,7 @@ cudaError_t enqueue_form_q(Job<T>& job, long long m, int n, int k, T* a, long lo
   T* q = ws.v ? ws.v : a;
   const long long ldq = ws.v ? m : lda;
   const Reflectors<T> v{q, ldq, k};
-  cudaError_t status =
-      cudaMemcpyAsync(ws.tau, tau, sizeof(T) * k, cudaMemcpyDefault, job.stream());
-  if (status == cudaSuccess) status = gram_pass(job, v, m, a, lda);
+  cudaError_t status = enqueue_gram(job, v, m, a, lda, tau);
   if (status == cudaSuccess) {
     status = kernels::wy_form_w(v, ws.tau, ws.gram, static_cast<const T*>(nullptr), n, false,
                                 ws.w, job.stream());
@@ -162,24 +170,22 @@ bool form_q(int m, int n, int k, T* a, int lda, const T* tau, std::string& error
   return true;
 }
 
-// Enqueues xORMQR on the job's stream. V and C are the caller's where the job has no copy of
-// them, else they stream into the copies first.
+// Enqueues op(Q) C for nc <= kGpuMaxColumns columns of C on the job's stream, once
+// enqueue_gram has run for V. C is the caller's where the job has no copy of it, else it
+// streams into the copy first.
 template <class T>
-cudaError_t enqueue_apply_q(Job<T>& job, bool transpose, long long m, int nc, int k, const T* a,
-                            long long lda, const T* tau, T* c, long long ldc) {
+cudaError_t enqueue_apply_q(Job<T>& job, bool transpose, const Reflectors<T>& v, long long m,
+                            int nc, T* c, long long ldc) {
   const Workspace<T>& ws = job.ws();
-  const Reflectors<T> v{ws.v ? ws.v : a, ws.v ? m : lda, k};
+  const int k = v.k;
   T* cd = ws.c ? ws.c : c;
   const long long ldcd = ws.c ? m : ldc;
-  cudaError_t status =
-      cudaMemcpyAsync(ws.tau, tau, sizeof(T) * k, cudaMemcpyDefault, job.stream());
-  if (status == cudaSuccess) status = gram_pass(job, v, m, a, lda);
   // X = V^T C, C streaming in after V where it is in host memory.
   const auto partial_product = [&](long long first, long long rows) {
     return kernels::wy_tall_product(v, m, static_cast<const T*>(cd), ldcd, nc, first, rows,
                                     ws.partials, job.stream());
   };
-  if (status == cudaSuccess) status = job.over_rows(c, ldc, m, nc, ws.c, partial_product);
+  cudaError_t status = job.over_rows(c, ldc, m, nc, ws.c, partial_product);
   if (status == cudaSuccess) {
     status = kernels::wy_sum_partials(ws.partials, row_blocks(m), k * nc, ws.product,
                                       job.stream());
@@ -203,7 +209,9 @@ bool apply_q(bool transpose, int m, int nc, int k, const T* a, int lda, const T*
                  !v_in_place || !c_in_place, error)) {
     return false;
   }
-  const cudaError_t status = enqueue_apply_q(job, transpose, m, nc, k, a, lda, tau, c, ldc);
+  const Reflectors<T> v{v_in_place ? a : job.ws().v, v_in_place ? lda : m, k};
+  cudaError_t status = enqueue_gram(job, v, m, a, lda, tau);
+  if (status == cudaSuccess) status = enqueue_apply_q(job, transpose, v, m, nc, c, ldc);
   if (!job.finish(status, error)) return false;
   if (!c_in_place) job.write_back(job.ws().c, m, nc, c, ldc);
   return true;
@@ -246,9 +254,15 @@ cudaError_t apply_q_on_device(bool transpose, long long m, int nc, int k, const 
                               long long lda, const T* tau, T* c, long long ldc,
                               cudaStream_t stream) {
   Job<T> job(stream);
-  const cudaError_t allocated = job.allocate({m, k, nc, 0, 0});
-  if (allocated != cudaSuccess) return allocated;
-  return enqueue_apply_q(job, transpose, m, nc, k, a, lda, tau, c, ldc);
+  const int block = std::min(nc, kGpuMaxColumns);
+  const Reflectors<T> v{a, lda, k};
+  cudaError_t status = job.allocate({m, k, block, 0, 0});
+  if (status == cudaSuccess) status = enqueue_gram(job, v, m, a, lda, tau);
+  for (int first = 0; first < nc && status == cudaSuccess; first += block) {
+    status = enqueue_apply_q(job, transpose, v, m, std::min(block, nc - first),
+                             c + first * ldc, ldc);
+  }
+  return status;
 }
 
 template bool form_q_gpu<float>(int, int, int, float*, int, const float*, std::string&);

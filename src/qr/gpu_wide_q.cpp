@@ -38,61 +38,16 @@ cudaError_t enqueue_form(long long m, int n, int k, T* a, long long lda, const T
   return status;
 }
 
-// A matrix the device works on: the caller's where it is device accessible, else a copy
-// (leading dimension m) filled from it.
-template <class T>
-class OnDevice {
- public:
-  OnDevice(T* host_or_device, long long ld, long long m, int n, const cuda::Stream& stream,
-           std::optional<cuda::Staging>& staging)
-      : caller_(host_or_device), caller_ld_(ld), m_(m), n_(n), stream_(stream.get()) {
-    if (cuda::device_accessible(host_or_device)) return;
-    copy_.emplace(sizeof(T) * std::size_t(m) * std::size_t(n), stream_);
-    status_ = copy_->status();
-    if (status_ == cudaSuccess && !staging) {
-      staging.emplace();
-      status_ = staging->status();
-    }
-    if (status_ != cudaSuccess) return;
-    staging_ = &*staging;
-    status_ = cuda::upload_rows(caller_, ld, m, n, get(), *staging_, chunks(), stream_,
-                                [](long long, long long) { return cudaSuccess; });
-  }
-  cudaError_t status() const { return status_; }
-  T* get() const { return copy_ ? static_cast<T*>(copy_->get()) : caller_; }
-  long long ld() const { return copy_ ? m_ : caller_ld_; }
-  // After the device work succeeded: the copy's rows back to the caller (a failure ends the
-  // process, since the caller's data is then partly written).
-  void write_back() const {
-    if (copy_) cuda::write_back_rows(get(), m_, n_, caller_, caller_ld_, *staging_, chunks(), stream_);
-  }
-
- private:
-  cuda::RowChunks chunks() const { return cuda::row_chunks(m_, sizeof(T) * n_, 1); }
-  T* caller_;
-  long long caller_ld_, m_;
-  int n_;
-  cudaStream_t stream_;
-  std::optional<cuda::DeviceBuffer> copy_;
-  const cuda::Staging* staging_ = nullptr;
-  cudaError_t status_ = cudaSuccess;
-};
-
-bool finish(const cuda::Stream& stream, cudaError_t status, std::string& error) {
-  const cudaError_t finished = cudaStreamSynchronize(stream.get());
-  if (status == cudaSuccess) status = finished;
-  return status == cudaSuccess || cuda::fail(error, "the GPU failed", status);
-}
-
 template <class T>
 bool form_q(int m, int n, int k, T* a, int lda, const T* tau, std::string& error) {
   cuda::Stream stream;
   if (stream.status() != cudaSuccess) return cuda::fail(error, "no stream", stream.status());
   std::optional<cuda::Staging> staging;
-  const OnDevice<T> q(a, lda, m, n, stream, staging);
+  const cuda::OnDevice<T> q(a, lda, m, n, stream, staging);
   cudaError_t status = q.status();
   if (status == cudaSuccess) status = enqueue_form(m, n, k, q.get(), q.ld(), tau, stream.get());
-  if (!finish(stream, status, error)) return false;
+  status = cuda::wait(stream.get(), status);
+  if (status != cudaSuccess) return cuda::fail(error, "the GPU failed", status);
   q.write_back();
   return true;
 }
@@ -104,15 +59,16 @@ bool apply_q(bool transpose, int m, int nc, int k, const T* a, int lda, const T*
   if (stream.status() != cudaSuccess) return cuda::fail(error, "no stream", stream.status());
   std::optional<cuda::Staging> staging;
   // V is only read: its copy is never written back.
-  const OnDevice<T> v(const_cast<T*>(a), lda, m, k, stream, staging);
+  const cuda::OnDevice<T> v(const_cast<T*>(a), lda, m, k, stream, staging);
   cudaError_t status = v.status();
-  std::optional<OnDevice<T>> cd;
+  std::optional<cuda::OnDevice<T>> cd;
   if (status == cudaSuccess) status = cd.emplace(c, ldc, m, nc, stream, staging).status();
   if (status == cudaSuccess) {
     status = apply_q_wide_on_device(transpose, m, nc, k, static_cast<const T*>(v.get()), v.ld(),
                                     tau, cd->get(), cd->ld(), stream.get());
   }
-  if (!finish(stream, status, error)) return false;
+  status = cuda::wait(stream.get(), status);
+  if (status != cudaSuccess) return cuda::fail(error, "the GPU failed", status);
   cd->write_back();
   return true;
 }
@@ -127,11 +83,8 @@ cudaError_t apply_q_wide_on_device(bool transpose, long long m, int nc, int k, c
   cudaError_t status = cudaSuccess;
   for (int step = 0; step < groups && status == cudaSuccess; ++step) {
     const int g = (transpose ? step : groups - 1 - step) * kGroup;
-    const int kb = std::min(kGroup, k - g);
-    for (int col = 0; col < nc && status == cudaSuccess; col += kGpuMaxColumns) {
-      status = apply_q_on_device(transpose, m - g, std::min(kGpuMaxColumns, nc - col), kb,
-                                 a + g + g * lda, lda, tau + g, c + g + col * ldc, ldc, stream);
-    }
+    status = apply_q_on_device(transpose, m - g, nc, std::min(kGroup, k - g), a + g + g * lda,
+                               lda, tau + g, c + g, ldc, stream);
   }
   return status;
 }

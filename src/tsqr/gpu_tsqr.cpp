@@ -166,26 +166,24 @@ bool factor_in_place(int m, int n, T* a, int lda, T* tau, std::string& error) {
   if (status == cudaSuccess && device_tau) {
     status = cudaMemcpyAsync(tau, tau_out, sizeof(T) * n, cudaMemcpyDeviceToHost, stream.get());
   }
-  const cudaError_t finished = cudaStreamSynchronize(stream.get());
-  if (status == cudaSuccess) status = finished;
+  status = cuda::wait(stream.get(), status);
   return status == cudaSuccess || cuda::fail(error, "QR on device data", status);
 }
 
-// Waits for the factorization of host A's copy (device_a, ld m, and device_tau), then
-// writes it back to A and tau; `status` is the enqueueing's.
-template <class T>
-bool write_back(const T* device_a, const T* device_tau, int m, int n, T* a, int lda, T* tau,
-                const cuda::Staging& staging, const cuda::RowChunks& chunks,
-                const cuda::Stream& stream, cudaError_t status, std::string& error) {
-  const cudaError_t finished = cudaStreamSynchronize(stream.get());
-  if (status == cudaSuccess) status = finished;
+// Waits for the factorization of a copy of host A enqueued on `stream` (`status`: the
+// enqueueing's), then hands its tau (on the device) to the caller and has
+// `write_back_a()` return A.
+template <class T, class WriteBackA>
+bool write_back(const T* device_tau, int n, T* tau, const cuda::Stream& stream,
+                cudaError_t status, std::string& error, WriteBackA&& write_back_a) {
+  status = cuda::wait(stream.get(), status);
   if (status != cudaSuccess) return cuda::fail(error, "QR on host data", status);
   std::vector<T> host_tau(static_cast<std::size_t>(n));
   status = cudaMemcpy(host_tau.data(), device_tau, sizeof(T) * n, cudaMemcpyDeviceToHost);
   if (status != cudaSuccess) return cuda::fail(error, "QR on host data", status);
 
   // A is being overwritten from here on: a failure can no longer be undone.
-  cuda::write_back_rows(device_a, m, n, a, lda, staging, chunks, stream.get());
+  write_back_a();
   std::copy(host_tau.begin(), host_tau.end(), tau);
   return true;
 }
@@ -208,8 +206,9 @@ bool factor_streamed_tsqr(int m, int n, T* a, int lda, T* tau, std::string& erro
   cudaError_t status = cuda::upload_rows(a, lda, m, n, plan.levels[0].data, staging, chunks,
                                          stream.get(), factor_leaves);
   if (status == cudaSuccess) status = finish_factorization(plan, plan.tau, stream.get());
-  return write_back(plan.levels[0].data, plan.tau, m, n, a, lda, tau, staging, chunks, stream,
-                    status, error);
+  return write_back(plan.tau, n, tau, stream, status, error, [&] {
+    cuda::write_back_rows(plan.levels[0].data, m, n, a, lda, staging, chunks, stream.get());
+  });
 }
 
 // The same for a matrix wider than one panel: the panels need all of A on the device first.
@@ -217,20 +216,17 @@ template <class T>
 bool factor_streamed_panels(int m, int n, T* a, int lda, T* tau, std::string& error) {
   cuda::Stream stream;
   if (stream.status() != cudaSuccess) return cuda::fail(error, "no stream", stream.status());
-  cuda::DeviceBuffer copy(sizeof(T) * ((long long)m * n + n), stream.get());
-  if (copy.status() != cudaSuccess) return cuda::fail(error, "no device workspace", copy.status());
-  T* device_a = static_cast<T*>(copy.get());
-  T* device_tau = device_a + (long long)m * n;
-  cuda::Staging staging;
-  if (staging.status() != cudaSuccess) return cuda::fail(error, "no pinned staging", staging.status());
-  const cuda::RowChunks chunks = cuda::row_chunks(m, sizeof(T) * n, 1);
-  cudaError_t status = cuda::upload_rows(a, lda, m, n, device_a, staging, chunks, stream.get(),
-                                         [](long long, long long) { return cudaSuccess; });
-  if (status == cudaSuccess) {
-    status = enqueue_panel_qr(m, n, device_a, m, device_tau, panel_width(), stream.get());
+  std::optional<cuda::Staging> staging;
+  const cuda::OnDevice<T> copy(a, lda, m, n, stream, staging);
+  if (copy.status() != cudaSuccess) return cuda::fail(error, "no copy of A", copy.status());
+  cuda::DeviceBuffer device_tau(sizeof(T) * n, stream.get());
+  if (device_tau.status() != cudaSuccess) {
+    return cuda::fail(error, "no device workspace", device_tau.status());
   }
-  return write_back(device_a, device_tau, m, n, a, lda, tau, staging, chunks, stream, status,
-                    error);
+  T* tau_out = static_cast<T*>(device_tau.get());
+  const cudaError_t status =
+      enqueue_panel_qr(m, n, copy.get(), copy.ld(), tau_out, panel_width(), stream.get());
+  return write_back(tau_out, n, tau, stream, status, error, [&] { copy.write_back(); });
 }
 
 }  // namespace

@@ -22,8 +22,8 @@
 
 namespace switchyard::tsqr {
 
-// The widest A the GPU QR takes: one TSQR up to kernels::kTsqrMaxColumns columns, panels of
-// TSQRs (gpu_panels.hpp) beyond.
+// The widest A the GPU QR takes: one TSQR up to the panel width, panels of TSQRs beyond
+// (gpu_panels.hpp).
 constexpr int kGpuMaxColumns = 256;
 
 // Factors column-major m x n A (m >= n >= 1, n <= kGpuMaxColumns, lda >= m) in place with
