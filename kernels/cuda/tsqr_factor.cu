@@ -20,28 +20,73 @@ template <> struct Limits<float> {
   static constexpr float kSmallSquares = FLT_MIN / FLT_EPSILON;
 };
 
-// ||x|| over the lanes' values x[s] where keep[s], in every lane of the warp. The plain sum of
-// squares is used unless it may have underflowed or overflowed; then the values are scaled by
-// their largest magnitude first. NaN propagates.
 template <class T>
-__device__ __forceinline__ T warp_norm(const T (&x)[kRowsPerThread], const bool (&keep)[kRowsPerThread]) {
-  T squares = 0;
-#pragma unroll
-  for (int s = 0; s < kRowsPerThread; ++s) squares += keep[s] ? x[s] * x[s] : T(0);
-  squares = warp_sum(squares);
-  if (squares >= Limits<T>::kSmallSquares && !isinf(squares)) return sqrt(squares);
+struct RowValues {
+  T at[kRowsPerThread];  // a lane's rows lane + 32 s of one column
+};
+
+// ||x|| over the lanes' values x[s] for rows below j, in every lane of the warp, scaled by the
+// largest magnitude first so that no square underflows or overflows. NaN propagates. Out of
+// line: the rare path should not weigh on the registers of the usual one.
+template <class T>
+__device__ __noinline__ T scaled_norm_below(RowValues<T> x, int j) {
   T largest = 0;
 #pragma unroll
-  for (int s = 0; s < kRowsPerThread; ++s) largest = keep[s] ? fmax(largest, fabs(x[s])) : largest;
+  for (int s = 0; s < kRowsPerThread; ++s) {
+    largest = lane_row(s) > j ? fmax(largest, fabs(x.at[s])) : largest;
+  }
   largest = warp_max(largest);
-  if (!(largest > T(0)) || isinf(largest)) return sqrt(squares);
-  T scaled = 0;
+  T scaled = 0, squares = 0;
 #pragma unroll
   for (int s = 0; s < kRowsPerThread; ++s) {
-    const T y = x[s] / largest;
-    scaled += keep[s] ? y * y : T(0);
+    const bool below = lane_row(s) > j;
+    const T y = x.at[s] / largest;
+    scaled += below ? y * y : T(0);
+    squares += below ? x.at[s] * x.at[s] : T(0);
   }
+  // All zero, infinite, or NaN: the plain sum says which.
+  if (!(largest > T(0)) || isinf(largest)) return sqrt(warp_sum(squares));
   return largest * sqrt(warp_sum(scaled));
+}
+
+// The reflector of the column in the owning warp's `column` (lanes hold rows lane + 32 s), as
+// xLARFG builds it for rows j and below: beta = -sign(alpha) ||(alpha, x)||,
+// tau = (beta - alpha) / beta, v = x / (alpha - beta); tau = 0 (H = I) when x is already zero.
+// The usual case takes one square root of alpha^2 + ||x||^2; a sum of squares that may have
+// lost digits to underflow, or that overflowed, takes the scaled norm and hypot instead.
+template <class T>
+struct Reflector {
+  T beta, tau, scale;
+};
+
+template <class T>
+__device__ __forceinline__ Reflector<T> make_reflector(const RowValues<T>& column, int j) {
+  T squares[kRowsPerThread];
+  T mine = 0;
+#pragma unroll
+  for (int s = 0; s < kRowsPerThread; ++s) {
+    squares[s] = lane_row(s) > j ? column.at[s] * column.at[s] : T(0);
+    mine = s == j / 32 ? column.at[s] : mine;
+  }
+  // Pairwise, so that the sum is a tree of additions rather than a chain.
+#pragma unroll
+  for (int width = kRowsPerThread / 2; width > 0; width /= 2) {
+#pragma unroll
+    for (int s = 0; s < width; ++s) squares[s] += squares[s + width];
+  }
+  const T alpha = __shfl_sync(0xffffffffu, mine, j % 32);
+  const T below = warp_sum(squares[0]);
+  const T total = alpha * alpha + below;
+  T whole;
+  if (below >= Limits<T>::kSmallSquares && !isinf(total)) {
+    whole = sqrt(total);
+  } else {
+    const T norm = scaled_norm_below(column, j);
+    if (norm == T(0)) return {alpha, T(0), T(1)};
+    whole = hypot(alpha, norm);
+  }
+  const T beta = -copysign(whole, alpha);
+  return {beta, (beta - alpha) / beta, T(1) / (alpha - beta)};
 }
 
 template <class T, int N>
@@ -67,70 +112,56 @@ factor_blocks(int m, int n, T* a, long long lda, int first_block, T* tau, T* gra
 
   __shared__ T v[2][kTsqrBlockRows];  // reflector j in v[j % 2], v(j) = 1, zero above
   __shared__ T tau_shared[2];
-  for (int j = 0; j < n; ++j) {
-    const int buffer = j & 1;
-    if (Tile::warp() == j % Tile::kWarps) {
-      const int qj = j / Tile::kWarps;
-      T column[kRowsPerThread];
-      bool below[kRowsPerThread];
-      T mine = 0;
+  // Column j = owner + kWarps qj: walking qj in the unrolled outer loop keeps the owner's
+  // register column a compile-time index.
 #pragma unroll
-      for (int s = 0; s < kRowsPerThread; ++s) {
-        column[s] = 0;
+  for (int qj = 0; qj < kColumnsPerThread; ++qj) {
+    for (int owner = 0; owner < Tile::kWarps; ++owner) {
+      const int j = owner + Tile::kWarps * qj;
+      if (j >= n) break;
+      const int buffer = j & 1;
+      if (Tile::warp() == owner) {
+        RowValues<T> column;
 #pragma unroll
-        for (int q = 0; q < kColumnsPerThread; ++q) column[s] = q == qj ? x[s][q] : column[s];
-        below[s] = Tile::row(s) > j;
-        mine = s == j / 32 ? column[s] : mine;
-      }
-      const T alpha = __shfl_sync(0xffffffffu, mine, j % 32);
-      const T norm = warp_norm(column, below);
-      // xLARFG: beta = -sign(alpha) ||(alpha, x)||, tau = (beta - alpha) / beta, and
-      // v = x / (alpha - beta); tau = 0 (H = I) when x is already zero.
-      T beta = alpha, t = 0, scale = 1;
-      if (norm != T(0)) {
-        beta = -copysign(hypot(alpha, norm), alpha);
-        t = (beta - alpha) / beta;
-        scale = T(1) / (alpha - beta);
-      }
+        for (int s = 0; s < kRowsPerThread; ++s) column.at[s] = x[s][qj];
+        const Reflector<T> h = make_reflector(column, j);
 #pragma unroll
-      for (int s = 0; s < kRowsPerThread; ++s) {
-        const int r = Tile::row(s);
-        const T scaled = column[s] * scale;
-        v[buffer][r] = below[s] ? scaled : r == j ? T(1) : T(0);
-#pragma unroll
-        for (int q = 0; q < kColumnsPerThread; ++q) {
-          if (q == qj) x[s][q] = below[s] ? scaled : r == j ? beta : x[s][q];
+        for (int s = 0; s < kRowsPerThread; ++s) {
+          const int r = Tile::row(s);
+          const T scaled = column.at[s] * h.scale;
+          v[buffer][r] = r > j ? scaled : r == j ? T(1) : T(0);
+          x[s][qj] = r > j ? scaled : r == j ? h.beta : x[s][qj];
+        }
+        if (Tile::lane() == 0) {
+          tau_shared[buffer] = h.tau;
+          tau_block[j] = h.tau;
         }
       }
-      if (Tile::lane() == 0) {
-        tau_shared[buffer] = t;
-        tau_block[j] = t;
-      }
-    }
-    __syncthreads();
+      __syncthreads();
 
-    const T t = tau_shared[buffer];
-    T vj[kRowsPerThread];
-    T partial[kColumnsPerThread];
+      const T t = tau_shared[buffer];
+      T vj[kRowsPerThread];
+      T partial[kColumnsPerThread];
 #pragma unroll
-    for (int q = 0; q < kColumnsPerThread; ++q) partial[q] = 0;
+      for (int q = 0; q < kColumnsPerThread; ++q) partial[q] = 0;
 #pragma unroll
-    for (int s = 0; s < kRowsPerThread; ++s) {
-      vj[s] = v[buffer][Tile::row(s)];
+      for (int s = 0; s < kRowsPerThread; ++s) {
+        vj[s] = v[buffer][Tile::row(s)];
 #pragma unroll
-      for (int q = 0; q < kColumnsPerThread; ++q) partial[q] += vj[s] * x[s][q];
-    }
-    T dot[kColumnsPerThread];
-    warp_sum4(partial, dot);
+        for (int q = 0; q < kColumnsPerThread; ++q) partial[q] += vj[s] * x[s][q];
+      }
+      T dot[kColumnsPerThread];
+      warp_sum4(partial, dot);
 #pragma unroll
-    for (int q = 0; q < kColumnsPerThread; ++q) {
-      const int k = Tile::column(q);
-      // Column k < j holds v_k below its diagonal, and v_j vanishes above row j > k.
-      if (k < j && Tile::lane() == 0) gram_block[k + (long long)j * n] = dot[q];
-      if (k > j && k < n) {
-        const T scaled_dot = t * dot[q];
+      for (int q = 0; q < kColumnsPerThread; ++q) {
+        const int k = Tile::column(q);
+        // Column k < j holds v_k below its diagonal, and v_j vanishes above row j > k.
+        if (k < j && Tile::lane() == 0) gram_block[k + (long long)j * n] = dot[q];
+        if (k > j && k < n) {
+          const T scaled_dot = t * dot[q];
 #pragma unroll
-        for (int s = 0; s < kRowsPerThread; ++s) x[s][q] -= scaled_dot * vj[s];
+          for (int s = 0; s < kRowsPerThread; ++s) x[s][q] -= scaled_dot * vj[s];
+        }
       }
     }
   }

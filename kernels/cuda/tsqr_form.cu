@@ -4,6 +4,8 @@
 // Z_j = tau_j (S_j - sum_{l > j} (v_j^T v_l) Z_l) on S = V1^T X_b, which also holds for tau_j = 0.
 // The product V Z, the bulk of the work, runs on the register tile of tsqr_tile.cuh with V and
 // Z in shared memory.
+#include <cuda_pipeline.h>
+
 #include "tsqr_tile.cuh"
 
 namespace switchyard::kernels {
@@ -33,12 +35,24 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
   const int height = block_height(m, block);
   const int tid = int(threadIdx.x);
 
-  for (int idx = tid; idx < N * kTsqrBlockRows; idx += Tile::kThreads) {
-    const int k = idx / kTsqrBlockRows, r = idx % kTsqrBlockRows;
-    T value = 0;
-    if (k < n) value = r > k ? (r < height ? v[row0 + r + k * ldv] : T(0)) : r == k ? T(1) : T(0);
-    vs[idx] = value;
+  // V into shared memory by asynchronous copies, in two groups: its top N rows, which S needs,
+  // then the rest, which only the product V Z needs and which lands while S and Z are formed.
+  // The unit diagonal, the zeros above it and the padding are stored directly.
+  const auto stage_v = [&](int k, int r) {
+    T* to = vs + k * kTsqrBlockRows + r;
+    if (k < n && r > k && r < height) {
+      __pipeline_memcpy_async(to, v + row0 + r + k * ldv, sizeof(T));
+    } else {
+      *to = k < n && r == k ? T(1) : T(0);
+    }
+  };
+  for (int idx = tid; idx < N * N; idx += Tile::kThreads) stage_v(idx / N, idx % N);
+  __pipeline_commit();
+  constexpr int kLowerRows = kTsqrBlockRows - N;
+  for (int idx = tid; idx < N * kLowerRows; idx += Tile::kThreads) {
+    stage_v(idx / kLowerRows, N + idx % kLowerRows);
   }
+  __pipeline_commit();
   for (int idx = tid; idx < N * N; idx += Tile::kThreads) {
     const int i = idx % N, c = idx / N;
     T value = 0;
@@ -46,6 +60,7 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
     xs[i * kStride + c] = value;
   }
   if (tid < N) taus[tid] = tid < n ? tau[(long long)block * n + tid] : T(0);
+  __pipeline_wait_prior(1);
   __syncthreads();
 
   // S = V1^T X_b, V1 the unit lower triangular top of V (stored with its zeros, so row i of
@@ -104,6 +119,7 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
       }
     }
   }
+  __pipeline_wait_prior(0);
   __syncthreads();
 
   T y[kRowsPerThread][kColumnsPerThread];

@@ -13,6 +13,9 @@ namespace switchyard::kernels::tsqr {
 constexpr int kRowsPerThread = kTsqrBlockRows / 32;
 constexpr int kColumnsPerThread = 4;
 
+// Row s of the rows lane + 32 s that a lane holds.
+__device__ inline int lane_row(int s) { return (int(threadIdx.x) & 31) + 32 * s; }
+
 template <int N>
 struct Tile {
   static_assert(N % kColumnsPerThread == 0 && N <= kTsqrMaxColumns, "unsupported width");
@@ -23,7 +26,7 @@ struct Tile {
   static constexpr int kBlocksPerSm = 65536 / (128 * kThreads);
   static __device__ int lane() { return int(threadIdx.x) & 31; }
   static __device__ int warp() { return int(threadIdx.x) >> 5; }
-  static __device__ int row(int s) { return lane() + 32 * s; }
+  static __device__ int row(int s) { return lane_row(s); }
   static __device__ int column(int q) { return warp() + kWarps * q; }
 };
 
