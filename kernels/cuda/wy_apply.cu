@@ -1,6 +1,8 @@
 // out <- base - V W over the rows of a tall matrix: the second pass over V.
 #include <algorithm>
 
+#include <cuda_pipeline.h>
+
 #include "wy_kernels.hpp"
 #include "wy_masked.cuh"
 
@@ -11,30 +13,68 @@ namespace {
 // 8 x 16 threads, each computing 4 rows (r0 + 8 q) by P columns (c0 + 16 p) of a 32-row tile,
 // P the fewest that cover w; W stays in shared memory for all the tiles a block takes.
 constexpr int kThreads = 128;
-constexpr int kMaxBlocks = 1024;
+
+// Puts the tile of V at row0 into `tile` (V(r, j) at j * kTileRows + r): the stored vectors by
+// asynchronous copies, so that they land while the block works on the tile before; the mask's
+// ones and zeros, and the rows past the end, by plain stores.
+template <class T>
+__device__ void stage_v(const Reflectors<T>& v, long long row0, long long end_row, T* tile) {
+  for (int idx = int(threadIdx.x); idx < kTileRows * v.k; idx += kThreads) {
+    const int r = idx % kTileRows, j = idx / kTileRows;
+    const long long i = row0 + r;
+    if (i > j && i < end_row) {
+      __pipeline_memcpy_async(tile + idx, v.a + i + j * v.lda, sizeof(T));
+    } else {
+      tile[idx] = i == j ? T(1) : T(0);
+    }
+  }
+  __pipeline_commit();
+}
 
 template <class T, int P>
 __global__ void __launch_bounds__(kThreads)
 apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long end_row,
       bool identity_base, T* out, long long ld_out) {
   constexpr int kWidth = 16 * P;  // the narrower, the more blocks fit an SM
-  __shared__ T w_tile[kWyMaxReflectors * kWidth];    // W(j, c) at j * kWidth + c
-  __shared__ T v_tile[kWyMaxReflectors * kTileRows];  // V(r, j) at j * kTileRows + r
+  // The output phase: thread tid takes row tid % kTileRows of columns tid / kTileRows + 4 e.
+  constexpr int kColumnStep = kThreads / kTileRows;
+  constexpr int kOutputs = kWidth / kColumnStep;
+  extern __shared__ unsigned char shared_memory[];
+  T* w_tile = reinterpret_cast<T*>(shared_memory);  // W(j, c) at j * kWidth + c
+  // This tile's V and the next's.
+  const auto v_tiles = [&](int b) { return w_tile + kWyMaxReflectors * (kWidth + b * kTileRows); };
   const int k = v.k, tid = int(threadIdx.x);
   for (int idx = tid; idx < k * w; idx += kThreads) {
     w_tile[(idx % k) * kWidth + idx / k] = w_matrix[idx];
   }
   const int r0 = tid / 16, c0 = tid % 16;
   const long long tiles = (end_row - first_row + kTileRows - 1) / kTileRows;
-  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+  if (blockIdx.x < tiles) stage_v(v, first_row + blockIdx.x * kTileRows, end_row, v_tiles(0));
+  int buffer = 0;
+  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x, buffer ^= 1) {
     const long long row0 = first_row + tile * kTileRows;
-    __syncthreads();  // W is in place, the previous tile has been read
-    for (int idx = tid; idx < kTileRows * k; idx += kThreads) {
-      const int r = idx % kTileRows, j = idx / kTileRows;
-      const long long i = row0 + r;
-      v_tile[j * kTileRows + r] = i < end_row ? masked(v, i, j) : T(0);
+    __syncthreads();  // the other buffer's last use, as V W, is over
+    const long long next = tile + gridDim.x;
+    if (next < tiles) stage_v(v, first_row + next * kTileRows, end_row, v_tiles(buffer ^ 1));
+    // This tile's rows of the output, fetched now so that they too arrive during the product.
+    const int r = tid % kTileRows;
+    const long long i = row0 + r;
+    T base[kOutputs];
+#pragma unroll
+    for (int e = 0; e < kOutputs; ++e) {
+      const int c = tid / kTileRows + kColumnStep * e;
+      base[e] = T(0);
+      if (i < end_row && c < w) {
+        base[e] = identity_base ? (i == c ? T(1) : T(0)) : out[i + c * ld_out];
+      }
     }
-    __syncthreads();
+    if (next < tiles) {
+      __pipeline_wait_prior(1);
+    } else {
+      __pipeline_wait_prior(0);
+    }
+    __syncthreads();  // this tile's V (and, the first time, W) is in place
+    const T* v_tile = v_tiles(buffer);
     T sum[4][P] = {};
     for (int j = 0; j < k; ++j) {
       T vr[4], wc[P];
@@ -52,26 +92,51 @@ apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long 
     // rows of a column of out: straight from the registers, a warp's accesses would fall in 16
     // columns, a memory sector apiece. The XOR keeps both sides free of bank conflicts.
     __syncthreads();  // every thread is done with this tile's V
-    T* vw = v_tile;   // (V W)(r, c) at c * kTileRows + (r ^ (c % kTileRows))
+    T* vw = v_tiles(buffer);  // (V W)(r, c) at c * kTileRows + (r ^ (c % kTileRows))
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
 #pragma unroll
       for (int p = 0; p < P; ++p) {
-        const int r = r0 + 8 * q, c = c0 + 16 * p;
-        if (c < w) vw[c * kTileRows + (r ^ (c % kTileRows))] = sum[q][p];
+        const int rq = r0 + 8 * q, c = c0 + 16 * p;
+        if (c < w) vw[c * kTileRows + (rq ^ (c % kTileRows))] = sum[q][p];
       }
     }
     __syncthreads();
-    const int r = tid % kTileRows;
-    const long long i = row0 + r;
     if (i < end_row) {
-      for (int c = tid / kTileRows; c < w; c += kThreads / kTileRows) {
-        T* at = out + i + c * ld_out;
-        const T base = identity_base ? (i == c ? T(1) : T(0)) : *at;
-        *at = base - vw[c * kTileRows + (r ^ (c % kTileRows))];
+#pragma unroll
+      for (int e = 0; e < kOutputs; ++e) {
+        const int c = tid / kTileRows + kColumnStep * e;
+        if (c < w) out[i + c * ld_out] = base[e] - vw[c * kTileRows + (r ^ (c % kTileRows))];
       }
     }
   }
+}
+
+// As many blocks as the GPU holds at once (each then takes every so many tiles), no more than
+// there are tiles: a grid of several waves would leave the last one part empty.
+template <class T, int P>
+cudaError_t launch_apply(long long tiles, cudaStream_t stream, const Reflectors<T>& v,
+                         const T* w_matrix, int w, long long first_row, long long end_row,
+                         bool identity_base, T* out, long long ld_out) {
+  constexpr int bytes = int(sizeof(T)) * kWyMaxReflectors * (16 * P + 2 * kTileRows);
+  // Above 48 KiB a kernel must opt in; doing it on every launch is cheap and thread-safe.
+  cudaError_t status =
+      cudaFuncSetAttribute(apply<T, P>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
+  if (status == cudaSuccess) status = cudaGetDevice(&device);
+  if (status == cudaSuccess) {
+    status = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
+  }
+  if (status == cudaSuccess) {
+    status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, apply<T, P>,
+                                                           kThreads, bytes);
+  }
+  if (status != cudaSuccess) return status;
+  const long long resident = std::max(1LL, (long long)multiprocessors * per_multiprocessor);
+  const unsigned blocks = unsigned(std::min(tiles, resident));
+  apply<T, P><<<blocks, kThreads, bytes, stream>>>(v, w_matrix, w, first_row, end_row,
+                                                   identity_base, out, ld_out);
+  return cudaGetLastError();
 }
 
 }  // namespace
@@ -84,19 +149,10 @@ cudaError_t wy_apply(Reflectors<T> v, long long m, const T* w_matrix, int w,
   const long long end_row = std::min(first_row + rows, m);
   const long long tiles = (end_row - first_row + wy::kTileRows - 1) / wy::kTileRows;
   if (tiles <= 0) return cudaSuccess;
-  const unsigned blocks = unsigned(std::min<long long>(tiles, wy::kMaxBlocks));
   const int p = wy::sixteens(w);
-  if (p == 1) {
-    wy::apply<T, 1><<<blocks, wy::kThreads, 0, stream>>>(v, w_matrix, w, first_row, end_row,
-                                                         identity_base, out, ld_out);
-  } else if (p == 2) {
-    wy::apply<T, 2><<<blocks, wy::kThreads, 0, stream>>>(v, w_matrix, w, first_row, end_row,
-                                                         identity_base, out, ld_out);
-  } else {
-    wy::apply<T, 4><<<blocks, wy::kThreads, 0, stream>>>(v, w_matrix, w, first_row, end_row,
-                                                         identity_base, out, ld_out);
-  }
-  return cudaGetLastError();
+  if (p == 1) return wy::launch_apply<T, 1>(tiles, stream, v, w_matrix, w, first_row, end_row, identity_base, out, ld_out);
+  if (p == 2) return wy::launch_apply<T, 2>(tiles, stream, v, w_matrix, w, first_row, end_row, identity_base, out, ld_out);
+  return wy::launch_apply<T, 4>(tiles, stream, v, w_matrix, w, first_row, end_row, identity_base, out, ld_out);
 }
 
 template cudaError_t wy_apply<float>(Reflectors<float>, long long, const float*, int, long long,
