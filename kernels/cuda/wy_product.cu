@@ -1,6 +1,10 @@
 // V^T X over the rows of a tall matrix, as one k x w partial sum per block of kWyBlockRows
 // rows, and the fixed-order sum of those partials.
 #include <algorithm>
+#include <type_traits>
+
+#include <cuda_pipeline.h>
+#include <mma.h>
 
 #include "wy_kernels.hpp"
 #include "wy_masked.cuh"
@@ -9,72 +13,28 @@ namespace switchyard::kernels {
 namespace wy {
 namespace {
 
-// 16 x 16 threads, each summing a Q x P set of outputs: rows j0 + 16 q of V^T X and columns
-// c0 + 16 p, so that the 16 threads of a half warp read 16 consecutive elements of a tile row.
-// Q and P are the fewest that cover k and w: narrow products (the panels of a blocked QR)
-// would otherwise spend most of their time on outputs that do not exist.
+// 256 threads. The k x w output is cut into 16-wide slices, Q of them over k and P over w, the
+// fewest that cover it: narrow products (the panels of a blocked QR) would otherwise spend most
+// of their time on outputs that do not exist.
 constexpr int kThreads = 256;
-constexpr int kPitch = kWyMaxReflectors + 1;
+// Row pitch of the staged tiles: even, as the tensor cores' loads need.
+constexpr int kPitch = kWyMaxReflectors + 2;
 
-// A tile of kTileRows rows and up to 64 columns, kLoads values per thread, is fetched into
-// registers one tile ahead: the loads of the next tile are in flight while this one is
-// multiplied.
-constexpr int kLoads = kTileRows * kWyMaxReflectors / kThreads;
-
-template <class T>
-__device__ void fetch(const Reflectors<T>& v, const T* x, long long ldx, int columns,
-                      long long end_row, long long row0, T (&values)[kLoads]) {
-#pragma unroll
-  for (int e = 0; e < kLoads; ++e) {
-    const int idx = int(threadIdx.x) + kThreads * e;
-    const int r = idx % kTileRows, c = idx / kTileRows;
-    const long long i = row0 + r;
-    T value = T(0);
-    if (c < columns && i < end_row) value = x ? x[i + c * ldx] : masked(v, i, c);
-    values[e] = value;
-  }
-}
-
-template <class T>
-__device__ void store(const T (&values)[kLoads], int columns, T* tile) {
-#pragma unroll
-  for (int e = 0; e < kLoads; ++e) {
-    const int idx = int(threadIdx.x) + kThreads * e;
-    const int r = idx % kTileRows, c = idx / kTileRows;
-    if (c < columns) tile[r * kPitch + c] = values[e];
-  }
-}
-
+// On FMAs: 16 x 16 threads, each summing rows j0 + 16 q of V^T X and columns c0 + 16 p, so
+// that the 16 threads of a half warp read 16 consecutive elements of a tile row.
 template <class T, int Q, int P>
-__global__ void __launch_bounds__(kThreads)
-tall_product(Reflectors<T> v, const T* x, long long ldx, int w, long long first_row,
-             long long end_row, T* partials) {
-  __shared__ T v_tile[kTileRows * kPitch];
-  __shared__ T x_tile[kTileRows * kPitch];
-  const T* x_rows = x ? x_tile : v_tile;
-  const int j0 = int(threadIdx.x) / 16, c0 = int(threadIdx.x) % 16;
+struct FmaProduct {
   T sum[Q][P] = {};
-  const long long block_first = first_row + (long long)blockIdx.x * kWyBlockRows;
-  const long long block_end = min(block_first + kWyBlockRows, end_row);
-  T v_next[kLoads], x_next[kLoads];
-  fetch<T>(v, nullptr, 0, v.k, block_end, block_first, v_next);
-  if (x) fetch<T>(v, x, ldx, w, block_end, block_first, x_next);
-  for (long long row0 = block_first; row0 < block_end; row0 += kTileRows) {
-    __syncthreads();  // the previous tile has been read
-    store<T>(v_next, v.k, v_tile);
-    if (x) store<T>(x_next, w, x_tile);
-    __syncthreads();
-    if (row0 + kTileRows < block_end) {
-      fetch<T>(v, nullptr, 0, v.k, block_end, row0 + kTileRows, v_next);
-      if (x) fetch<T>(v, x, ldx, w, block_end, row0 + kTileRows, x_next);
-    }
+
+  __device__ void add(const T* vs, const T* xs) {
+    const int j0 = int(threadIdx.x) / 16, c0 = int(threadIdx.x) % 16;
 #pragma unroll 4
     for (int r = 0; r < kTileRows; ++r) {
       T vj[Q], xc[P];
 #pragma unroll
-      for (int q = 0; q < Q; ++q) vj[q] = v_tile[r * kPitch + j0 + 16 * q];
+      for (int q = 0; q < Q; ++q) vj[q] = vs[r * kPitch + j0 + 16 * q];
 #pragma unroll
-      for (int p = 0; p < P; ++p) xc[p] = x_rows[r * kPitch + c0 + 16 * p];
+      for (int p = 0; p < P; ++p) xc[p] = xs[r * kPitch + c0 + 16 * p];
 #pragma unroll
       for (int q = 0; q < Q; ++q) {
 #pragma unroll
@@ -82,16 +42,145 @@ tall_product(Reflectors<T> v, const T* x, long long ldx, int w, long long first_
       }
     }
   }
-  const int k = v.k;
-  T* out = partials + (first_row / kWyBlockRows + blockIdx.x) * (long long)k * w;
+
+  // out(j, c) at j + c k, for j < k and c < w. `scratch` is not needed.
+  __device__ void write(T* out, int k, int w, T*) const {
+    const int j0 = int(threadIdx.x) / 16, c0 = int(threadIdx.x) % 16;
 #pragma unroll
-  for (int q = 0; q < Q; ++q) {
+    for (int q = 0; q < Q; ++q) {
 #pragma unroll
-    for (int p = 0; p < P; ++p) {
-      const int j = j0 + 16 * q, c = c0 + 16 * p;
-      if (j < k && c < w) out[j + c * k] = sum[q][p];
+      for (int p = 0; p < P; ++p) {
+        const int j = j0 + 16 * q, c = c0 + 16 * p;
+        if (j < k && c < w) out[j + c * k] = sum[q][p];
+      }
     }
   }
+};
+
+// On the FP64 tensor cores (8 x 8 x 4 multiply-accumulates), for outputs of at least eight
+// 8 x 8 tiles: the 8 warps form a WJ x WC grid, and each sums a TJ x TC block of tiles, loading
+// TJ fragments of V^T and TC of X per 4 rows for TJ TC products.
+template <int Q, int P>
+struct MmaProduct {
+  static_assert(Q * P >= 2, "fewer tiles than warps");
+  static constexpr int kWj = Q > P ? 4 : 2, kWc = 8 / kWj;
+  static constexpr int kTj = 2 * Q / kWj, kTc = 2 * P / kWc;
+  using Accumulator = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 8, 8, 4, double>;
+  Accumulator sum[kTj][kTc];
+
+  __device__ MmaProduct() {
+#pragma unroll
+    for (int a = 0; a < kTj; ++a) {
+#pragma unroll
+      for (int b = 0; b < kTc; ++b) nvcuda::wmma::fill_fragment(sum[a][b], 0.0);
+    }
+  }
+
+  __device__ int first_row() const { return 8 * kTj * ((int(threadIdx.x) / 32) % kWj); }
+  __device__ int first_column() const { return 8 * kTc * ((int(threadIdx.x) / 32) / kWj); }
+
+  // V^T is the tile read column-major (element (j, r) at r kPitch + j), X row-major.
+  __device__ void add(const double* vs, const double* xs) {
+    using namespace nvcuda;
+    const int j0 = first_row(), c0 = first_column();
+#pragma unroll
+    for (int r = 0; r < kTileRows; r += 4) {
+      wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> vt[kTj];
+      wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> x[kTc];
+#pragma unroll
+      for (int a = 0; a < kTj; ++a) wmma::load_matrix_sync(vt[a], vs + r * kPitch + j0 + 8 * a, kPitch);
+#pragma unroll
+      for (int b = 0; b < kTc; ++b) wmma::load_matrix_sync(x[b], xs + r * kPitch + c0 + 8 * b, kPitch);
+#pragma unroll
+      for (int a = 0; a < kTj; ++a) {
+#pragma unroll
+        for (int b = 0; b < kTc; ++b) wmma::mma_sync(sum[a][b], vt[a], x[b], sum[a][b]);
+      }
+    }
+  }
+
+  // Through `scratch` (64 x 64, column-major), since k need not suit the fragments' stores.
+  // Every thread must call it, after the block is done with the tiles `scratch` overlaps.
+  __device__ void write(double* out, int k, int w, double* scratch) const {
+    constexpr int kLd = kWyMaxReflectors;
+    const int j0 = first_row(), c0 = first_column();
+#pragma unroll
+    for (int a = 0; a < kTj; ++a) {
+#pragma unroll
+      for (int b = 0; b < kTc; ++b) {
+        nvcuda::wmma::store_matrix_sync(scratch + (j0 + 8 * a) + (c0 + 8 * b) * kLd, sum[a][b],
+                                        kLd, nvcuda::wmma::mem_col_major);
+      }
+    }
+    __syncthreads();
+    for (int idx = int(threadIdx.x); idx < k * w; idx += kThreads) {
+      out[idx] = scratch[idx % k + (idx / k) * kLd];
+    }
+  }
+};
+
+template <class T, int Q, int P>
+using Product = std::conditional_t<std::is_same_v<T, double> && Q * P >= 2, MmaProduct<Q, P>,
+                                   FmaProduct<T, Q, P>>;
+
+// The tile of V (x null) or X at row0 into `tile` (element (r, c) at r * kPitch + c): the
+// stored values by asynchronous copies, so that they land while the block multiplies the tile
+// before; V's ones and zeros above its diagonal, and rows past the end, by plain stores.
+template <class T>
+__device__ void stage(const Reflectors<T>& v, const T* x, long long ldx, int columns,
+                      long long end_row, long long row0, T* tile) {
+  for (int idx = int(threadIdx.x); idx < kTileRows * columns; idx += kThreads) {
+    const int r = idx % kTileRows, c = idx / kTileRows;
+    const long long i = row0 + r;
+    T* to = tile + r * kPitch + c;
+    if (i >= end_row) {
+      *to = T(0);
+    } else if (x) {
+      __pipeline_memcpy_async(to, x + i + c * ldx, sizeof(T));
+    } else if (i > c) {
+      __pipeline_memcpy_async(to, v.a + i + c * v.lda, sizeof(T));
+    } else {
+      *to = i == c ? T(1) : T(0);
+    }
+  }
+}
+
+template <class T, int Q, int P>
+__global__ void __launch_bounds__(kThreads)
+tall_product(Reflectors<T> v, const T* x, long long ldx, int w, long long first_row,
+             long long end_row, T* partials) {
+  // Two buffers of V's tile and of X's (none for V^T V): this tile's and the next's.
+  extern __shared__ __align__(128) unsigned char shared_memory[];
+  T* const tiles = reinterpret_cast<T*>(shared_memory);
+  constexpr int kTile = kTileRows * kPitch;
+  const int per_buffer = x ? 2 : 1;
+  const auto v_tile = [&](int b) { return tiles + b * per_buffer * kTile; };
+  const auto x_tile = [&](int b) { return x ? v_tile(b) + kTile : v_tile(b); };
+  Product<T, Q, P> product;
+  const long long block_first = first_row + (long long)blockIdx.x * kWyBlockRows;
+  const long long block_end = min(block_first + kWyBlockRows, end_row);
+  const auto stage_tiles = [&](long long row0, int b) {
+    stage<T>(v, nullptr, 0, v.k, block_end, row0, v_tile(b));
+    if (x) stage<T>(v, x, ldx, w, block_end, row0, x_tile(b));
+    __pipeline_commit();
+  };
+  stage_tiles(block_first, 0);
+  int buffer = 0;
+  for (long long row0 = block_first; row0 < block_end; row0 += kTileRows, buffer ^= 1) {
+    __syncthreads();  // the other buffers' tile has been read
+    const bool more = row0 + kTileRows < block_end;
+    if (more) stage_tiles(row0 + kTileRows, buffer ^ 1);
+    if (more) {
+      __pipeline_wait_prior(1);
+    } else {
+      __pipeline_wait_prior(0);
+    }
+    __syncthreads();  // this tile is in place
+    product.add(v_tile(buffer), x_tile(buffer));
+  }
+  __syncthreads();  // the tiles are free for the product's way out
+  product.write(partials + (first_row / kWyBlockRows + blockIdx.x) * (long long)v.k * w, v.k, w,
+                tiles);
 }
 
 // One warp per entry: lane l sums partials l, l + 32, ... in order, then the lanes' sums are
@@ -113,17 +202,29 @@ sum_partials(const T* partials, int blocks, int entries, T* sum) {
   if (lane == 0) sum[e] = total;
 }
 
+template <class T, int Q, int P>
+cudaError_t launch_tall_product(unsigned blocks, cudaStream_t stream, const Reflectors<T>& v,
+                                const T* x, long long ldx, int w, long long first_row,
+                                long long end_row, T* partials) {
+  // Two or four tiles, and room for the tensor-core product's 64 x 64 way out.
+  const int bytes = int(sizeof(T)) * std::max(kTileRows * kPitch * (x ? 4 : 2),
+                                              kWyMaxReflectors * kWyMaxReflectors);
+  // Above 48 KiB a kernel must opt in; doing it on every launch is cheap and thread-safe.
+  const cudaError_t status = cudaFuncSetAttribute(
+      tall_product<T, Q, P>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  if (status != cudaSuccess) return status;
+  tall_product<T, Q, P><<<blocks, kThreads, bytes, stream>>>(v, x, ldx, w, first_row, end_row,
+                                                            partials);
+  return cudaGetLastError();
+}
+
 template <class T, int Q>
-void launch_tall_product(int p, unsigned blocks, cudaStream_t stream, const Reflectors<T>& v,
-                         const T* x, long long ldx, int w, long long first_row,
-                         long long end_row, T* partials) {
-  if (p == 1) {
-    tall_product<T, Q, 1><<<blocks, kThreads, 0, stream>>>(v, x, ldx, w, first_row, end_row, partials);
-  } else if (p == 2) {
-    tall_product<T, Q, 2><<<blocks, kThreads, 0, stream>>>(v, x, ldx, w, first_row, end_row, partials);
-  } else {
-    tall_product<T, Q, 4><<<blocks, kThreads, 0, stream>>>(v, x, ldx, w, first_row, end_row, partials);
-  }
+cudaError_t launch_tall_product(int p, unsigned blocks, cudaStream_t stream,
+                                const Reflectors<T>& v, const T* x, long long ldx, int w,
+                                long long first_row, long long end_row, T* partials) {
+  if (p == 1) return launch_tall_product<T, Q, 1>(blocks, stream, v, x, ldx, w, first_row, end_row, partials);
+  if (p == 2) return launch_tall_product<T, Q, 2>(blocks, stream, v, x, ldx, w, first_row, end_row, partials);
+  return launch_tall_product<T, Q, 4>(blocks, stream, v, x, ldx, w, first_row, end_row, partials);
 }
 
 }  // namespace
@@ -137,14 +238,9 @@ cudaError_t wy_tall_product(Reflectors<T> v, long long m, const T* x, long long 
   const long long blocks = (end_row - first_row + kWyBlockRows - 1) / kWyBlockRows;
   if (blocks <= 0) return cudaSuccess;
   const int columns = x ? w : v.k, q = wy::sixteens(v.k), p = wy::sixteens(columns);
-  if (q == 1) {
-    wy::launch_tall_product<T, 1>(p, unsigned(blocks), stream, v, x, ldx, columns, first_row, end_row, partials);
-  } else if (q == 2) {
-    wy::launch_tall_product<T, 2>(p, unsigned(blocks), stream, v, x, ldx, columns, first_row, end_row, partials);
-  } else {
-    wy::launch_tall_product<T, 4>(p, unsigned(blocks), stream, v, x, ldx, columns, first_row, end_row, partials);
-  }
-  return cudaGetLastError();
+  if (q == 1) return wy::launch_tall_product<T, 1>(p, unsigned(blocks), stream, v, x, ldx, columns, first_row, end_row, partials);
+  if (q == 2) return wy::launch_tall_product<T, 2>(p, unsigned(blocks), stream, v, x, ldx, columns, first_row, end_row, partials);
+  return wy::launch_tall_product<T, 4>(p, unsigned(blocks), stream, v, x, ldx, columns, first_row, end_row, partials);
 }
 
 template <class T>
