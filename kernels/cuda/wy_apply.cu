@@ -1,7 +1,9 @@
 // out <- base - V W over the rows of a tall matrix: the second pass over V.
 #include <algorithm>
+#include <type_traits>
 
 #include <cuda_pipeline.h>
+#include <mma.h>
 
 #include "wy_kernels.hpp"
 #include "wy_masked.cuh"
@@ -10,19 +12,115 @@ namespace switchyard::kernels {
 namespace wy {
 namespace {
 
-// 8 x 16 threads, each computing 4 rows (r0 + 8 q) by P columns (c0 + 16 p) of a 32-row tile,
-// P the fewest that cover w; W stays in shared memory for all the tiles a block takes.
+// 128 threads work on a 32-row tile at a time, over 16 P columns, P the fewest 16-wide slices
+// that cover w; W stays in shared memory for all the tiles a block takes. V and W are padded
+// with zeros to a multiple of 4 reflectors, the tensor cores' step.
 constexpr int kThreads = 128;
+
+__device__ inline int multiple_of_4(int k) { return (k + 3) / 4 * 4; }
+
+// On FMAs: 8 x 16 threads, each computing 4 rows (r0 + 8 q) by P columns (c0 + 16 p).
+template <class T, int P>
+struct FmaApply {
+  static constexpr int kWidth = 16 * P;
+  T sum[4][P] = {};
+
+  __device__ void add(const T* v_tile, const T* w_tile, int k) {
+    const int r0 = int(threadIdx.x) / 16, c0 = int(threadIdx.x) % 16;
+    for (int j = 0; j < k; ++j) {
+      T vr[4], wc[P];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) vr[q] = v_tile[j * kTileRows + r0 + 8 * q];
+#pragma unroll
+      for (int p = 0; p < P; ++p) wc[p] = w_tile[j * kWidth + c0 + 16 * p];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+#pragma unroll
+        for (int p = 0; p < P; ++p) sum[q][p] += vr[q] * wc[p];
+      }
+    }
+  }
+
+  // Where (V W)(r, c) goes in shared memory. Straight from the registers, a warp's stores would
+  // fall in one bank; the XOR spreads them, and keeps the column reads free of conflicts too.
+  __device__ static int at(int r, int c) { return c * kTileRows + (r ^ (c % kTileRows)); }
+
+  __device__ void write(T* vw) const {
+    const int r0 = int(threadIdx.x) / 16, c0 = int(threadIdx.x) % 16;
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+#pragma unroll
+      for (int p = 0; p < P; ++p) vw[at(r0 + 8 * q, c0 + 16 * p)] = sum[q][p];
+    }
+  }
+};
+
+// On the FP64 tensor cores (8 x 8 x 4 multiply-accumulates): the 4 warps form a 2 x 2 grid,
+// and each sums two 8-row tiles by P 8-column tiles.
+template <int P>
+struct MmaApply {
+  static constexpr int kWidth = 16 * P;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 8, 8, 4, double> sum[2][P];
+
+  __device__ MmaApply() {
+#pragma unroll
+    for (int t = 0; t < 2; ++t) {
+#pragma unroll
+      for (int p = 0; p < P; ++p) nvcuda::wmma::fill_fragment(sum[t][p], 0.0);
+    }
+  }
+
+  __device__ static int first_row() { return 16 * ((int(threadIdx.x) / 32) % 2); }
+  __device__ static int first_column() { return 8 * P * ((int(threadIdx.x) / 32) / 2); }
+
+  // V's tile is column-major (ld kTileRows), W row-major (ld kWidth).
+  __device__ void add(const double* v_tile, const double* w_tile, int k) {
+    using namespace nvcuda;
+    const int r0 = first_row(), c0 = first_column();
+    for (int j = 0; j < k; j += 4) {
+      wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> v[2];
+      wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> w[P];
+#pragma unroll
+      for (int t = 0; t < 2; ++t) wmma::load_matrix_sync(v[t], v_tile + j * kTileRows + r0 + 8 * t, kTileRows);
+#pragma unroll
+      for (int p = 0; p < P; ++p) wmma::load_matrix_sync(w[p], w_tile + j * kWidth + c0 + 8 * p, kWidth);
+#pragma unroll
+      for (int t = 0; t < 2; ++t) {
+#pragma unroll
+        for (int p = 0; p < P; ++p) wmma::mma_sync(sum[t][p], v[t], w[p], sum[t][p]);
+      }
+    }
+  }
+
+  __device__ static int at(int r, int c) { return c * kTileRows + r; }
+
+  __device__ void write(double* vw) const {
+    const int r0 = first_row(), c0 = first_column();
+#pragma unroll
+    for (int t = 0; t < 2; ++t) {
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        nvcuda::wmma::store_matrix_sync(vw + at(r0 + 8 * t, c0 + 8 * p), sum[t][p], kTileRows,
+                                        nvcuda::wmma::mem_col_major);
+      }
+    }
+  }
+};
+
+template <class T, int P>
+using Apply = std::conditional_t<std::is_same_v<T, double>, MmaApply<P>, FmaApply<T, P>>;
 
 // Puts the tile of V at row0 into `tile` (V(r, j) at j * kTileRows + r): the stored vectors by
 // asynchronous copies, so that they land while the block works on the tile before; the mask's
 // ones and zeros, and the rows past the end, by plain stores.
 template <class T>
 __device__ void stage_v(const Reflectors<T>& v, long long row0, long long end_row, T* tile) {
-  for (int idx = int(threadIdx.x); idx < kTileRows * v.k; idx += kThreads) {
+  for (int idx = int(threadIdx.x); idx < kTileRows * multiple_of_4(v.k); idx += kThreads) {
     const int r = idx % kTileRows, j = idx / kTileRows;
     const long long i = row0 + r;
-    if (i > j && i < end_row) {
+    if (j >= v.k) {
+      tile[idx] = T(0);
+    } else if (i > j && i < end_row) {
       __pipeline_memcpy_async(tile + idx, v.a + i + j * v.lda, sizeof(T));
     } else {
       tile[idx] = i == j ? T(1) : T(0);
@@ -39,15 +137,15 @@ apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long 
   // The output phase: thread tid takes row tid % kTileRows of columns tid / kTileRows + 4 e.
   constexpr int kColumnStep = kThreads / kTileRows;
   constexpr int kOutputs = kWidth / kColumnStep;
-  extern __shared__ unsigned char shared_memory[];
+  extern __shared__ __align__(128) unsigned char shared_memory[];
   T* w_tile = reinterpret_cast<T*>(shared_memory);  // W(j, c) at j * kWidth + c
   // This tile's V and the next's.
   const auto v_tiles = [&](int b) { return w_tile + kWyMaxReflectors * (kWidth + b * kTileRows); };
   const int k = v.k, tid = int(threadIdx.x);
-  for (int idx = tid; idx < k * w; idx += kThreads) {
-    w_tile[(idx % k) * kWidth + idx / k] = w_matrix[idx];
+  for (int idx = tid; idx < multiple_of_4(k) * kWidth; idx += kThreads) {
+    const int j = idx / kWidth, c = idx % kWidth;
+    w_tile[idx] = j < k && c < w ? w_matrix[j + c * k] : T(0);
   }
-  const int r0 = tid / 16, c0 = tid % 16;
   const long long tiles = (end_row - first_row + kTileRows - 1) / kTileRows;
   if (blockIdx.x < tiles) stage_v(v, first_row + blockIdx.x * kTileRows, end_row, v_tiles(0));
   int buffer = 0;
@@ -74,39 +172,19 @@ apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long 
       __pipeline_wait_prior(0);
     }
     __syncthreads();  // this tile's V (and, the first time, W) is in place
-    const T* v_tile = v_tiles(buffer);
-    T sum[4][P] = {};
-    for (int j = 0; j < k; ++j) {
-      T vr[4], wc[P];
-#pragma unroll
-      for (int q = 0; q < 4; ++q) vr[q] = v_tile[j * kTileRows + r0 + 8 * q];
-#pragma unroll
-      for (int p = 0; p < P; ++p) wc[p] = w_tile[j * kWidth + c0 + 16 * p];
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-#pragma unroll
-        for (int p = 0; p < P; ++p) sum[q][p] += vr[q] * wc[p];
-      }
-    }
+    Apply<T, P> product;
+    product.add(v_tiles(buffer), w_tile, k);
     // V W goes through shared memory, so that each warp then reads and writes 32 consecutive
-    // rows of a column of out: straight from the registers, a warp's accesses would fall in 16
-    // columns, a memory sector apiece. The XOR keeps both sides free of bank conflicts.
+    // rows of a column of out: a memory sector apiece.
     __syncthreads();  // every thread is done with this tile's V
-    T* vw = v_tiles(buffer);  // (V W)(r, c) at c * kTileRows + (r ^ (c % kTileRows))
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-#pragma unroll
-      for (int p = 0; p < P; ++p) {
-        const int rq = r0 + 8 * q, c = c0 + 16 * p;
-        if (c < w) vw[c * kTileRows + (rq ^ (c % kTileRows))] = sum[q][p];
-      }
-    }
+    T* vw = v_tiles(buffer);
+    product.write(vw);
     __syncthreads();
     if (i < end_row) {
 #pragma unroll
       for (int e = 0; e < kOutputs; ++e) {
         const int c = tid / kTileRows + kColumnStep * e;
-        if (c < w) out[i + c * ld_out] = base[e] - vw[c * kTileRows + (r ^ (c % kTileRows))];
+        if (c < w) out[i + c * ld_out] = base[e] - vw[Apply<T, P>::at(r, c)];
       }
     }
   }
