@@ -25,10 +25,12 @@ struct Reflectors {
 };
 
 // For each block b of kWyBlockRows rows in [first_row, first_row + rows) (first_row a
-// multiple of kWyBlockRows), partials[b k w ...] = V(rows of b, :)^T X(rows of b, :), k x w
-// with leading dimension k. X is v itself (w = k) when x is null. Rows run to m.
+// multiple of kWyBlockRows), partials[b k w' ...] = V(rows of b, :)^T X(rows of b, :), k x w'
+// with leading dimension k. X is v itself (w' = k) when x is null; else x (w' = w), or with
+// `with_gram` [V x] (w' = k + w <= kWyMaxColumns), so that one pass over V gives V^T V and
+// V^T x side by side. Rows run to m.
 template <class T>
-cudaError_t wy_tall_product(Reflectors<T> v, long long m, const T* x, long long ldx, int w,
+cudaError_t wy_tall_product(Reflectors<T> v, bool with_gram, long long m, const T* x, long long ldx, int w,
                             long long first_row, long long rows, T* partials,
                             cudaStream_t stream);
 

@@ -123,11 +123,12 @@ template <class T, int Q, int P>
 using Product = std::conditional_t<std::is_same_v<T, double> && Q * P >= 2, MmaProduct<Q, P>,
                                    FmaProduct<T, Q, P>>;
 
-// The tile of V (x null) or X at row0 into `tile` (element (r, c) at r * kPitch + c): the
-// stored values by asynchronous copies, so that they land while the block multiplies the tile
-// before; V's ones and zeros above its diagonal, and rows past the end, by plain stores.
+// The tile at row0 of [V X] into `tile` (element (r, c) at r * kPitch + c): columns c < prefix
+// are V's, the rest X's column c - prefix. The stored values go by asynchronous copies, so that
+// they land while the block multiplies the tile before; V's ones and zeros above its diagonal,
+// and rows past the end, by plain stores.
 template <class T>
-__device__ void stage(const Reflectors<T>& v, const T* x, long long ldx, int columns,
+__device__ void stage(const Reflectors<T>& v, int prefix, const T* x, long long ldx, int columns,
                       long long end_row, long long row0, T* tile) {
   for (int idx = int(threadIdx.x); idx < kTileRows * columns; idx += kThreads) {
     const int r = idx % kTileRows, c = idx / kTileRows;
@@ -135,8 +136,8 @@ __device__ void stage(const Reflectors<T>& v, const T* x, long long ldx, int col
     T* to = tile + r * kPitch + c;
     if (i >= end_row) {
       *to = T(0);
-    } else if (x) {
-      __pipeline_memcpy_async(to, x + i + c * ldx, sizeof(T));
+    } else if (c >= prefix) {
+      __pipeline_memcpy_async(to, x + i + (c - prefix) * ldx, sizeof(T));
     } else if (i > c) {
       __pipeline_memcpy_async(to, v.a + i + c * v.lda, sizeof(T));
     } else {
@@ -147,8 +148,8 @@ __device__ void stage(const Reflectors<T>& v, const T* x, long long ldx, int col
 
 template <class T, int Q, int P>
 __global__ void __launch_bounds__(kThreads)
-tall_product(Reflectors<T> v, const T* x, long long ldx, int w, long long first_row,
-             long long end_row, T* partials) {
+tall_product(Reflectors<T> v, int prefix, const T* x, long long ldx, int w,
+             long long first_row, long long end_row, T* partials) {
   // Two buffers of V's tile and of X's (none for V^T V): this tile's and the next's.
   extern __shared__ __align__(128) unsigned char shared_memory[];
   T* const tiles = reinterpret_cast<T*>(shared_memory);
@@ -160,8 +161,8 @@ tall_product(Reflectors<T> v, const T* x, long long ldx, int w, long long first_
   const long long block_first = first_row + (long long)blockIdx.x * kWyBlockRows;
   const long long block_end = min(block_first + kWyBlockRows, end_row);
   const auto stage_tiles = [&](long long row0, int b) {
-    stage<T>(v, nullptr, 0, v.k, block_end, row0, v_tile(b));
-    if (x) stage<T>(v, x, ldx, w, block_end, row0, x_tile(b));
+    stage<T>(v, v.k, nullptr, 0, v.k, block_end, row0, v_tile(b));
+    if (x) stage<T>(v, prefix, x, ldx, w, block_end, row0, x_tile(b));
     __pipeline_commit();
   };
   stage_tiles(block_first, 0);
@@ -204,7 +205,7 @@ sum_partials(const T* partials, int blocks, int entries, T* sum) {
 
 template <class T, int Q, int P>
 cudaError_t launch_tall_product(unsigned blocks, cudaStream_t stream, const Reflectors<T>& v,
-                                const T* x, long long ldx, int w, long long first_row,
+                                int prefix, const T* x, long long ldx, int w, long long first_row,
                                 long long end_row, T* partials) {
   // Two or four tiles, and room for the tensor-core product's 64 x 64 way out.
   const int bytes = int(sizeof(T)) * std::max(kTileRows * kPitch * (x ? 4 : 2),
@@ -213,34 +214,35 @@ cudaError_t launch_tall_product(unsigned blocks, cudaStream_t stream, const Refl
   const cudaError_t status = cudaFuncSetAttribute(
       tall_product<T, Q, P>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
   if (status != cudaSuccess) return status;
-  tall_product<T, Q, P><<<blocks, kThreads, bytes, stream>>>(v, x, ldx, w, first_row, end_row,
+  tall_product<T, Q, P><<<blocks, kThreads, bytes, stream>>>(v, prefix, x, ldx, w, first_row, end_row,
                                                             partials);
   return cudaGetLastError();
 }
 
 template <class T, int Q>
 cudaError_t launch_tall_product(int p, unsigned blocks, cudaStream_t stream,
-                                const Reflectors<T>& v, const T* x, long long ldx, int w,
-                                long long first_row, long long end_row, T* partials) {
-  if (p == 1) return launch_tall_product<T, Q, 1>(blocks, stream, v, x, ldx, w, first_row, end_row, partials);
-  if (p == 2) return launch_tall_product<T, Q, 2>(blocks, stream, v, x, ldx, w, first_row, end_row, partials);
-  return launch_tall_product<T, Q, 4>(blocks, stream, v, x, ldx, w, first_row, end_row, partials);
+                                const Reflectors<T>& v, int prefix, const T* x, long long ldx,
+                                int w, long long first_row, long long end_row, T* partials) {
+  if (p == 1) return launch_tall_product<T, Q, 1>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row, partials);
+  if (p == 2) return launch_tall_product<T, Q, 2>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row, partials);
+  return launch_tall_product<T, Q, 4>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row, partials);
 }
 
 }  // namespace
 }  // namespace wy
 
 template <class T>
-cudaError_t wy_tall_product(Reflectors<T> v, long long m, const T* x, long long ldx, int w,
+cudaError_t wy_tall_product(Reflectors<T> v, bool with_gram, long long m, const T* x, long long ldx, int w,
                             long long first_row, long long rows, T* partials,
                             cudaStream_t stream) {
   const long long end_row = std::min(first_row + rows, m);
   const long long blocks = (end_row - first_row + kWyBlockRows - 1) / kWyBlockRows;
   if (blocks <= 0) return cudaSuccess;
-  const int columns = x ? w : v.k, q = wy::sixteens(v.k), p = wy::sixteens(columns);
-  if (q == 1) return wy::launch_tall_product<T, 1>(p, unsigned(blocks), stream, v, x, ldx, columns, first_row, end_row, partials);
-  if (q == 2) return wy::launch_tall_product<T, 2>(p, unsigned(blocks), stream, v, x, ldx, columns, first_row, end_row, partials);
-  return wy::launch_tall_product<T, 4>(p, unsigned(blocks), stream, v, x, ldx, columns, first_row, end_row, partials);
+  const int prefix = x && with_gram ? v.k : 0;
+  const int columns = x ? prefix + w : v.k, q = wy::sixteens(v.k), p = wy::sixteens(columns);
+  if (q == 1) return wy::launch_tall_product<T, 1>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns, first_row, end_row, partials);
+  if (q == 2) return wy::launch_tall_product<T, 2>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns, first_row, end_row, partials);
+  return wy::launch_tall_product<T, 4>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns, first_row, end_row, partials);
 }
 
 template <class T>
@@ -252,9 +254,9 @@ cudaError_t wy_sum_partials(const T* partials, int blocks, int entries, T* sum,
   return cudaGetLastError();
 }
 
-template cudaError_t wy_tall_product<float>(Reflectors<float>, long long, const float*, long long,
+template cudaError_t wy_tall_product<float>(Reflectors<float>, bool, long long, const float*, long long,
                                             int, long long, long long, float*, cudaStream_t);
-template cudaError_t wy_tall_product<double>(Reflectors<double>, long long, const double*,
+template cudaError_t wy_tall_product<double>(Reflectors<double>, bool, long long, const double*,
                                              long long, int, long long, long long, double*,
                                              cudaStream_t);
 template cudaError_t wy_sum_partials<float>(const float*, int, int, float*, cudaStream_t);

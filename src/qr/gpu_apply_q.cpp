@@ -121,12 +121,18 @@ cudaError_t gram_pass(Job<T>& job, const Reflectors<T>& v, long long m, const T*
                       long long lda) {
   const Workspace<T>& ws = job.ws();
   const auto partial_gram = [&](long long first, long long rows) {
-    return kernels::wy_tall_product(v, m, static_cast<const T*>(nullptr), 0, v.k, first, rows,
-                                    ws.partials, job.stream());
+    return kernels::wy_tall_product(v, false, m, static_cast<const T*>(nullptr), 0, v.k, first,
+                                    rows, ws.partials, job.stream());
   };
   cudaError_t status = job.over_rows(a, lda, m, v.k, ws.v, partial_gram);
   if (status != cudaSuccess) return status;
   return kernels::wy_sum_partials(ws.partials, row_blocks(m), v.k * v.k, ws.gram, job.stream());
+}
+
+// tau (k values, anywhere) into the workspace.
+template <class T>
+cudaError_t enqueue_tau(Job<T>& job, const T* tau, int k) {
+  return cudaMemcpyAsync(job.ws().tau, tau, sizeof(T) * k, cudaMemcpyDefault, job.stream());
 }
 
 // Enqueues what every use of the reflectors needs first: tau in the workspace, and
@@ -134,8 +140,7 @@ cudaError_t gram_pass(Job<T>& job, const Reflectors<T>& v, long long m, const T*
 template <class T>
 cudaError_t enqueue_gram(Job<T>& job, const Reflectors<T>& v, long long m, const T* a,
                          long long lda, const T* tau) {
-  const cudaError_t status =
-      cudaMemcpyAsync(job.ws().tau, tau, sizeof(T) * v.k, cudaMemcpyDefault, job.stream());
+  const cudaError_t status = enqueue_tau(job, tau, v.k);
   return status == cudaSuccess ? gram_pass(job, v, m, a, lda) : status;
 }
 
@@ -171,28 +176,32 @@ bool form_q(int m, int n, int k, T* a, int lda, const T* tau, std::string& error
 }
 
 // Enqueues op(Q) C for nc <= kGpuMaxColumns columns of C on the job's stream, once
-// enqueue_gram has run for V. C is the caller's where the job has no copy of it, else it
-// streams into the copy first.
+// enqueue_gram has run for V; or, `with_gram` (k + nc <= kGpuMaxColumns, tau in the workspace,
+// V and C on the device), forming V^T V in the same pass over V as V^T C, beside it in the
+// product. C is the caller's where the job has no copy of it, else it streams into the copy
+// first.
 template <class T>
 cudaError_t enqueue_apply_q(Job<T>& job, bool transpose, const Reflectors<T>& v, long long m,
-                            int nc, T* c, long long ldc) {
+                            int nc, T* c, long long ldc, bool with_gram) {
   const Workspace<T>& ws = job.ws();
   const int k = v.k;
   T* cd = ws.c ? ws.c : c;
   const long long ldcd = ws.c ? m : ldc;
   // X = V^T C, C streaming in after V where it is in host memory.
   const auto partial_product = [&](long long first, long long rows) {
-    return kernels::wy_tall_product(v, m, static_cast<const T*>(cd), ldcd, nc, first, rows,
-                                    ws.partials, job.stream());
+    return kernels::wy_tall_product(v, with_gram, m, static_cast<const T*>(cd), ldcd, nc, first,
+                                    rows, ws.partials, job.stream());
   };
   cudaError_t status = job.over_rows(c, ldc, m, nc, ws.c, partial_product);
+  const int columns = with_gram ? k + nc : nc;
   if (status == cudaSuccess) {
-    status = kernels::wy_sum_partials(ws.partials, row_blocks(m), k * nc, ws.product,
+    status = kernels::wy_sum_partials(ws.partials, row_blocks(m), k * columns, ws.product,
                                       job.stream());
   }
+  const T* gram = with_gram ? ws.product : ws.gram;
+  const T* product = with_gram ? ws.product + k * k : ws.product;
   if (status == cudaSuccess) {
-    status = kernels::wy_form_w(v, ws.tau, ws.gram, static_cast<const T*>(ws.product), nc,
-                                transpose, ws.w, job.stream());
+    status = kernels::wy_form_w(v, ws.tau, gram, product, nc, transpose, ws.w, job.stream());
   }
   if (status == cudaSuccess) {
     status = kernels::wy_apply(v, m, ws.w, nc, 0, m, false, cd, ldcd, job.stream());
@@ -211,7 +220,7 @@ bool apply_q(bool transpose, int m, int nc, int k, const T* a, int lda, const T*
   }
   const Reflectors<T> v{v_in_place ? a : job.ws().v, v_in_place ? lda : m, k};
   cudaError_t status = enqueue_gram(job, v, m, a, lda, tau);
-  if (status == cudaSuccess) status = enqueue_apply_q(job, transpose, v, m, nc, c, ldc);
+  if (status == cudaSuccess) status = enqueue_apply_q(job, transpose, v, m, nc, c, ldc, false);
   if (!job.finish(status, error)) return false;
   if (!c_in_place) job.write_back(job.ws().c, m, nc, c, ldc);
   return true;
@@ -254,13 +263,20 @@ cudaError_t apply_q_on_device(bool transpose, long long m, int nc, int k, const 
                               long long lda, const T* tau, T* c, long long ldc,
                               cudaStream_t stream) {
   Job<T> job(stream);
-  const int block = std::min(nc, kGpuMaxColumns);
   const Reflectors<T> v{a, lda, k};
+  if (k + nc <= kGpuMaxColumns) {
+    // V^T V beside V^T C: one pass over V fewer.
+    cudaError_t status = job.allocate({m, k, k + nc, 0, 0});
+    if (status == cudaSuccess) status = enqueue_tau(job, tau, k);
+    if (status == cudaSuccess) status = enqueue_apply_q(job, transpose, v, m, nc, c, ldc, true);
+    return status;
+  }
+  const int block = std::min(nc, kGpuMaxColumns);
   cudaError_t status = job.allocate({m, k, block, 0, 0});
   if (status == cudaSuccess) status = enqueue_gram(job, v, m, a, lda, tau);
   for (int first = 0; first < nc && status == cudaSuccess; first += block) {
     status = enqueue_apply_q(job, transpose, v, m, std::min(block, nc - first),
-                             c + first * ldc, ldc);
+                             c + first * ldc, ldc, false);
   }
   return status;
 }

@@ -47,8 +47,9 @@ cudaError_t form_q_on_device(long long m, int n, int k, T* a, long long lda, con
 
 // apply_q_gpu's work for V and C in device-accessible memory (tau anywhere), enqueued on `stream`
 // with workspace ordered on it (a blocked factorization's trailing update), for any nc >= 1:
-// V^T V is formed once, and C taken kGpuMaxColumns columns at a time. Returns the first launch
-// or allocation error; the work's own errors show when the stream is synchronized.
+// V^T V is formed once, and C taken kGpuMaxColumns columns at a time; where k + nc <=
+// kGpuMaxColumns, V^T V comes from the same pass over V as V^T C. Returns the first launch or
+// allocation error; the work's own errors show when the stream is synchronized.
 template <class T>
 cudaError_t apply_q_on_device(bool transpose, long long m, int nc, int k, const T* a,
                               long long lda, const T* tau, T* c, long long ldc,
