@@ -320,19 +320,26 @@ TYPED_TEST(TsqrGpu, AlreadyReducedColumnsGiveZeroTau) {
   }
 }
 
+// NaN or Inf anywhere in A reaches the output, with no hang: in one TSQR (n = 8), and in the
+// panels (n = 100), in the first panel and in the second group's.
 TYPED_TEST(TsqrGpu, NonFiniteInputPropagates) {
   SKIP_WITHOUT_CUDA();
   using T = TypeParam;
+  struct Place {
+    int n, row, column;
+  };
   for (double bad :
        {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
-    for (int row : {0, 3, 77777}) {
-      Matrix<double> input = gaussian(100000, 8, 15);
-      input(row, 2) = bad;
+    for (const Place place : {Place{8, 0, 2}, Place{8, 3, 2}, Place{8, 77777, 2},
+                              Place{100, 0, 2}, Place{100, 77777, 70}}) {
+      Matrix<double> input = gaussian(100000, place.n, 15);
+      input(place.row, place.column) = bad;
       const Factored<T> f = factor<T>(input, Residence::kHost);
       const bool any_nan =
           std::any_of(f.a.data.begin(), f.a.data.end(), [](T x) { return std::isnan(x); }) ||
           std::any_of(f.tau.begin(), f.tau.end(), [](T x) { return std::isnan(x); });
-      EXPECT_TRUE(any_nan) << "bad value " << bad << " at row " << row;
+      EXPECT_TRUE(any_nan) << "bad value " << bad << " at (" << place.row << ", "
+                           << place.column << ") of n = " << place.n;
     }
   }
 }
