@@ -25,24 +25,38 @@ struct RowValues {
   T at[kRowsPerThread];  // a lane's rows lane + 32 s of one column
 };
 
-// ||x|| over the lanes' values x[s] for rows below j, in every lane of the warp, scaled by the
-// largest magnitude first so that no square underflows or overflows. NaN propagates. Out of
-// line: the rare path should not weigh on the registers of the usual one.
+// Whether a lane's row lane + 32 s lies below, or on, the diagonal of column j < kTsqrMaxColumns:
+// past the first kTsqrMaxColumns rows the answers are known at compile time.
+static_assert(kTsqrMaxColumns <= 64 && kRowsPerThread >= 2, "the diagonal lies in rows s < 2");
+__device__ __forceinline__ bool below_diagonal(int s, int j) {
+  return 32 * s >= kTsqrMaxColumns || lane_row(s) > j;
+}
+__device__ __forceinline__ bool on_diagonal(int s, int j) {
+  return 32 * s < kTsqrMaxColumns && lane_row(s) == j;
+}
+
+// ||x|| over rows j + 1 and below of a column staged in shared memory, in every lane of the
+// warp, scaled by the largest magnitude first so that no square underflows or overflows. NaN
+// propagates. Out of line, and reading the column from shared memory, so that the rare path
+// costs the usual one neither registers nor stores.
 template <class T>
-__device__ __noinline__ T scaled_norm_below(RowValues<T> x, int j) {
+__device__ __noinline__ T scaled_norm_below(const T* column, int j) {
+  T x[kRowsPerThread];
+#pragma unroll
+  for (int s = 0; s < kRowsPerThread; ++s) x[s] = column[lane_row(s)];
   T largest = 0;
 #pragma unroll
   for (int s = 0; s < kRowsPerThread; ++s) {
-    largest = lane_row(s) > j ? fmax(largest, fabs(x.at[s])) : largest;
+    largest = below_diagonal(s, j) ? fmax(largest, fabs(x[s])) : largest;
   }
   largest = warp_max(largest);
   T scaled = 0, squares = 0;
 #pragma unroll
   for (int s = 0; s < kRowsPerThread; ++s) {
-    const bool below = lane_row(s) > j;
-    const T y = x.at[s] / largest;
+    const bool below = below_diagonal(s, j);
+    const T y = x[s] / largest;
     scaled += below ? y * y : T(0);
-    squares += below ? x.at[s] * x.at[s] : T(0);
+    squares += below ? x[s] * x[s] : T(0);
   }
   // All zero, infinite, or NaN: the plain sum says which.
   if (!(largest > T(0)) || isinf(largest)) return sqrt(warp_sum(squares));
@@ -53,21 +67,22 @@ __device__ __noinline__ T scaled_norm_below(RowValues<T> x, int j) {
 // xLARFG builds it for rows j and below: beta = -sign(alpha) ||(alpha, x)||,
 // tau = (beta - alpha) / beta, v = x / (alpha - beta); tau = 0 (H = I) when x is already zero.
 // The usual case takes one square root of alpha^2 + ||x||^2; a sum of squares that may have
-// lost digits to underflow, or that overflowed, takes the scaled norm and hypot instead.
+// lost digits to underflow, or that overflowed, takes the scaled norm and hypot instead, with
+// the column staged in `scratch` (kTsqrBlockRows values the warp may overwrite).
 template <class T>
 struct Reflector {
   T beta, tau, scale;
 };
 
 template <class T>
-__device__ __forceinline__ Reflector<T> make_reflector(const RowValues<T>& column, int j) {
+__device__ __forceinline__ Reflector<T> make_reflector(const RowValues<T>& column, int j,
+                                                       T* scratch) {
   T squares[kRowsPerThread];
-  T mine = 0;
 #pragma unroll
   for (int s = 0; s < kRowsPerThread; ++s) {
-    squares[s] = lane_row(s) > j ? column.at[s] * column.at[s] : T(0);
-    mine = s == j / 32 ? column.at[s] : mine;
+    squares[s] = below_diagonal(s, j) ? column.at[s] * column.at[s] : T(0);
   }
+  const T mine = j < 32 ? column.at[0] : column.at[1];  // row j is lane j % 32's
   // Pairwise, so that the sum is a tree of additions rather than a chain.
 #pragma unroll
   for (int width = kRowsPerThread / 2; width > 0; width /= 2) {
@@ -81,7 +96,11 @@ __device__ __forceinline__ Reflector<T> make_reflector(const RowValues<T>& colum
   if (below >= Limits<T>::kSmallSquares && !isinf(total)) {
     whole = sqrt(total);
   } else {
-    const T norm = scaled_norm_below(column, j);
+#pragma unroll
+    for (int s = 0; s < kRowsPerThread; ++s) scratch[lane_row(s)] = column.at[s];
+    __syncwarp();
+    const T norm = scaled_norm_below(scratch, j);
+    __syncwarp();  // every lane has read the column before the reflector is written over it
     if (norm == T(0)) return {alpha, T(0), T(1)};
     whole = hypot(alpha, norm);
   }
@@ -89,8 +108,13 @@ __device__ __forceinline__ Reflector<T> make_reflector(const RowValues<T>& colum
   return {beta, (beta - alpha) / beta, T(1) / (alpha - beta)};
 }
 
+// Blocks per SM the register budget is set for: in single precision the tile takes half the
+// registers, and half as many blocks again fit.
 template <class T, int N>
-__global__ void __launch_bounds__(Tile<N>::kThreads)
+constexpr int kFactorBlocksPerSm = Tile<N>::kBlocksPerSm * (sizeof(T) == 4 ? 3 : 2) / 2;
+
+template <class T, int N>
+__global__ void __launch_bounds__(Tile<N>::kThreads, (kFactorBlocksPerSm<T, N>))
 factor_blocks(int m, int n, T* a, long long lda, int first_block, T* tau, T* gram, T* r_out,
               long long ld_r) {
   using Tile = tsqr::Tile<N>;
@@ -124,13 +148,13 @@ factor_blocks(int m, int n, T* a, long long lda, int first_block, T* tau, T* gra
         RowValues<T> column;
 #pragma unroll
         for (int s = 0; s < kRowsPerThread; ++s) column.at[s] = x[s][qj];
-        const Reflector<T> h = make_reflector(column, j);
+        const Reflector<T> h = make_reflector(column, j, v[buffer]);
 #pragma unroll
         for (int s = 0; s < kRowsPerThread; ++s) {
-          const int r = Tile::row(s);
+          const bool below = below_diagonal(s, j), on = on_diagonal(s, j);
           const T scaled = column.at[s] * h.scale;
-          v[buffer][r] = r > j ? scaled : r == j ? T(1) : T(0);
-          x[s][qj] = r > j ? scaled : r == j ? h.beta : x[s][qj];
+          v[buffer][Tile::row(s)] = below ? scaled : on ? T(1) : T(0);
+          x[s][qj] = below ? scaled : on ? h.beta : x[s][qj];
         }
         if (Tile::lane() == 0) {
           tau_shared[buffer] = h.tau;
