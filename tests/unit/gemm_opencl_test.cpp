@@ -333,15 +333,38 @@ void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsi
   }
 }
 
+// The OpenCL device and the kernels of variant `text` in T's precision; `skip` says why a test
+// cannot run there (no device, no fp64), `error` why the kernels did not build.
+struct Variant {
+  opencl::Runtime* rt = nullptr;
+  gemm::Kernels* kernels = nullptr;
+  std::string skip, error;
+};
+
+template <class T>
+Variant variant_for(const char* text) {
+  Variant v;
+  v.rt = device();
+  if (!v.rt) {
+    v.skip = "no OpenCL device";
+    return v;
+  }
+  const Precision precision = sizeof(T) == 8 ? Precision::f64 : Precision::f32;
+  if (precision == Precision::f64 && !v.rt->device().has_fp64) {
+    v.skip = "no fp64";
+    return v;
+  }
+  v.kernels = gemm::kernels_for(*v.rt, params(text, precision), v.error);
+  return v;
+}
+
 template <class T>
 void check_variant(const char* text) {
-  opencl::Runtime* rt = device();
-  if (!rt) GTEST_SKIP() << "no OpenCL device";
-  const Precision precision = sizeof(T) == 8 ? Precision::f64 : Precision::f32;
-  if (precision == Precision::f64 && !rt->device().has_fp64) GTEST_SKIP() << "no fp64";
-  std::string error;
-  gemm::Kernels* kernels = gemm::kernels_for(*rt, params(text, precision), error);
-  ASSERT_NE(kernels, nullptr) << error;
+  const Variant variant = variant_for<T>(text);
+  if (!variant.skip.empty()) GTEST_SKIP() << variant.skip;
+  ASSERT_NE(variant.kernels, nullptr) << variant.error;
+  opencl::Runtime* rt = variant.rt;
+  gemm::Kernels* kernels = variant.kernels;
   // Sizes that are multiples of no tile, single rows and columns, k larger
   // than m and n, a k below one k step.
   const Case shapes[] = {{'N', 'N', 37, 29, 19, 1.0, 0.0, 3},  {'N', 'N', 1, 1, 1, 1.0, 1.0, 0},
@@ -428,19 +451,34 @@ void poison(opencl::Runtime& rt) {
   rt.cl().Finish(rt.queue());
 }
 
+// visit(plan, c) for every plan, every shape and every transpose of A and B (NN, NT, TN,
+// TT), until a fatal failure.
+template <std::size_t Plans, std::size_t Shapes, class Visit>
+void for_each_streamed(const gemm::StreamPlan (&plans)[Plans], const Case (&shapes)[Shapes],
+                       Visit&& visit) {
+  for (const gemm::StreamPlan& plan : plans) {
+    for (const char* pair : {"NN", "NT", "TN", "TT"}) {
+      for (Case c : shapes) {
+        c.ta = pair[0];
+        c.tb = pair[1];
+        visit(plan, c);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 // The streamed path with panels and pieces far smaller than the defaults:
 // many panels (one column wide, and widths that divide nothing), pieces of
 // part of a column and of several columns, every transpose, beta = 0 with
 // NaN in C, alpha = 0, k = 0, lda > rows, over poisoned buffers and slots.
 template <class T>
 void check_streamed(const char* text) {
-  opencl::Runtime* rt = device();
-  if (!rt) GTEST_SKIP() << "no OpenCL device";
-  const Precision precision = sizeof(T) == 8 ? Precision::f64 : Precision::f32;
-  if (precision == Precision::f64 && !rt->device().has_fp64) GTEST_SKIP() << "no fp64";
-  std::string error;
-  gemm::Kernels* kernels = gemm::kernels_for(*rt, params(text, precision), error);
-  ASSERT_NE(kernels, nullptr) << error;
+  const Variant variant = variant_for<T>(text);
+  if (!variant.skip.empty()) GTEST_SKIP() << variant.skip;
+  ASSERT_NE(variant.kernels, nullptr) << variant.error;
+  opencl::Runtime* rt = variant.rt;
+  gemm::Kernels* kernels = variant.kernels;
   const gemm::StreamPlan plans[] = {
       {1, 7 * sizeof(T)}, {5, 40 * sizeof(T)}, {13, 1000 * sizeof(T)}};
   const Case shapes[] = {{'N', 'N', 37, 29, 19, 1.0, 0.0, 3},
@@ -449,17 +487,10 @@ void check_streamed(const char* text) {
                          {'N', 'N', 40, 9, 0, 1.5, 0.5, 1},
                          {'N', 'N', 21, 17, 9, 0.0, 0.0, 4}};
   unsigned seed = 500;
-  for (const gemm::StreamPlan& plan : plans) {
-    for (const char* pair : {"NN", "NT", "TN", "TT"}) {
-      for (Case c : shapes) {
-        c.ta = pair[0];
-        c.tb = pair[1];
-        poison<T>(*rt);
-        check_case<T>(*rt, *kernels, c, seed += 3, &plan);
-        if (::testing::Test::HasFatalFailure()) return;
-      }
-    }
-  }
+  for_each_streamed(plans, shapes, [&](const gemm::StreamPlan& plan, const Case& c) {
+    poison<T>(*rt);
+    check_case<T>(*rt, *kernels, c, seed += 3, &plan);
+  });
 }
 
 TEST(GemmOpenCl, StreamedPanelsAndPiecesDouble) { check_streamed<double>(kVariants[0]); }
@@ -648,36 +679,29 @@ void check_failure(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c,
 // with no fault, on the same slots and buffers, is right.
 template <class T>
 void check_failures(const char* text) {
-  opencl::Runtime* rt = device();
-  if (!rt) GTEST_SKIP() << "no OpenCL device";
-  const Precision precision = sizeof(T) == 8 ? Precision::f64 : Precision::f32;
-  if (precision == Precision::f64 && !rt->device().has_fp64) GTEST_SKIP() << "no fp64";
-  std::string error;
-  gemm::Kernels* kernels = gemm::kernels_for(*rt, params(text, precision), error);
-  ASSERT_NE(kernels, nullptr) << error;
+  const Variant variant = variant_for<T>(text);
+  if (!variant.skip.empty()) GTEST_SKIP() << variant.skip;
+  ASSERT_NE(variant.kernels, nullptr) << variant.error;
+  opencl::Runtime* rt = variant.rt;
+  gemm::Kernels* kernels = variant.kernels;
   const gemm::StreamPlan plans[] = {{5, 40 * sizeof(T)}, {6, 16 * sizeof(T)}, {64, 16 * sizeof(T)}};
   const Case shapes[] = {{'N', 'N', 37, 23, 19, 1.25, 0.0, 3},
                          {'N', 'N', 37, 23, 19, -0.7, 0.5, 2},
                          {'N', 'N', 37, 23, 19, 0.0, 0.5, 1},
                          {'N', 'N', 37, 23, 19, 0.0, 0.0, 4}};
   unsigned seed = 900;
-  for (const gemm::StreamPlan& plan : plans) {
-    for (const char* pair : {"NN", "NT", "TN", "TT"}) {
-      for (Case c : shapes) {
-        c.ta = pair[0];
-        c.tb = pair[1];
-        for (const gemm::StreamFault& fault : faults_for(Transfers(c, plan, sizeof(T)))) {
-          SCOPED_TRACE(std::string(pair) + " alpha " + std::to_string(c.alpha) + " beta " +
-                       std::to_string(c.beta) + ", panels of " + std::to_string(plan.panel_cols) +
-                       ", pieces of " + std::to_string(plan.piece_bytes / sizeof(T)) + ": " +
-                       step_name(fault.step) + " " + std::to_string(fault.index) + " fails");
-          poison<T>(*rt);
-          check_failure<T>(*rt, *kernels, c, plan, fault, seed += 3);
-          if (::testing::Test::HasFatalFailure()) return;
-        }
-      }
+  for_each_streamed(plans, shapes, [&](const gemm::StreamPlan& plan, const Case& c) {
+    for (const gemm::StreamFault& fault : faults_for(Transfers(c, plan, sizeof(T)))) {
+      SCOPED_TRACE(std::string(1, c.ta) + c.tb + " alpha " + std::to_string(c.alpha) + " beta " +
+                   std::to_string(c.beta) + ", panels of " + std::to_string(plan.panel_cols) +
+                   ", pieces of " + std::to_string(plan.piece_bytes / sizeof(T)) + ": " +
+                   step_name(fault.step) + " " + std::to_string(fault.index) + " fails");
+      poison<T>(*rt);
+      check_failure<T>(*rt, *kernels, c, plan, fault, seed += 3);
+      if (::testing::Test::HasFatalFailure()) return;
     }
-  }
+  });
+  if (::testing::Test::HasFatalFailure()) return;
   check_case<T>(*rt, *kernels, shapes[1], seed, &plans[1]);
 }
 
