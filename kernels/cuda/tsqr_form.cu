@@ -6,6 +6,7 @@
 // Z in shared memory.
 #include <cuda_pipeline.h>
 
+#include "shared_memory_opt_in.cuh"
 #include "tsqr_tile.cuh"
 
 namespace switchyard::kernels {
@@ -167,9 +168,7 @@ cudaError_t launch(int m, int n, const T* v, long long ldv, int first_block, int
                    const T* tau, const T* gram, const T* x, long long ldx, T* out,
                    long long ld_out, int* nonzero_columns, cudaStream_t stream) {
   constexpr size_t bytes = shared_bytes<T, N>();
-  // Above 48 KiB a kernel must opt in; doing it on every launch is cheap and thread-safe.
-  cudaError_t status = cudaFuncSetAttribute(form_blocks<T, N>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+  const cudaError_t status = allow_shared_memory(form_blocks<T, N>, int(bytes));
   if (status != cudaSuccess) return status;
   form_blocks<T, N><<<blocks, Tile<N>::kThreads, bytes, stream>>>(
       m, n, v, ldv, first_block, tau, gram, x, ldx, out, ld_out, nonzero_columns);

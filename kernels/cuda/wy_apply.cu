@@ -5,6 +5,7 @@
 #include <cuda_pipeline.h>
 #include <mma.h>
 
+#include "shared_memory_opt_in.cuh"
 #include "wy_kernels.hpp"
 #include "wy_masked.cuh"
 
@@ -197,9 +198,7 @@ cudaError_t launch_apply(long long tiles, cudaStream_t stream, const Reflectors<
                          const T* w_matrix, int w, long long first_row, long long end_row,
                          bool identity_base, T* out, long long ld_out) {
   constexpr int bytes = int(sizeof(T)) * kWyMaxReflectors * (16 * P + 2 * kTileRows);
-  // Above 48 KiB a kernel must opt in; doing it on every launch is cheap and thread-safe.
-  cudaError_t status =
-      cudaFuncSetAttribute(apply<T, P>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  cudaError_t status = allow_shared_memory(apply<T, P>, bytes);
   int device = 0, multiprocessors = 0, per_multiprocessor = 0;
   if (status == cudaSuccess) status = cudaGetDevice(&device);
   if (status == cudaSuccess) {

@@ -6,6 +6,7 @@
 #include <cuda_pipeline.h>
 #include <mma.h>
 
+#include "shared_memory_opt_in.cuh"
 #include "wy_kernels.hpp"
 #include "wy_masked.cuh"
 
@@ -210,9 +211,7 @@ cudaError_t launch_tall_product(unsigned blocks, cudaStream_t stream, const Refl
   // Two or four tiles, and room for the tensor-core product's 64 x 64 way out.
   const int bytes = int(sizeof(T)) * std::max(kTileRows * kPitch * (x ? 4 : 2),
                                               kWyMaxReflectors * kWyMaxReflectors);
-  // Above 48 KiB a kernel must opt in; doing it on every launch is cheap and thread-safe.
-  const cudaError_t status = cudaFuncSetAttribute(
-      tall_product<T, Q, P>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  const cudaError_t status = allow_shared_memory(tall_product<T, Q, P>, bytes);
   if (status != cudaSuccess) return status;
   tall_product<T, Q, P><<<blocks, kThreads, bytes, stream>>>(v, prefix, x, ldx, w, first_row, end_row,
                                                             partials);
