@@ -123,6 +123,7 @@ factor_blocks(int m, int n, T* a, long long lda, int first_block, T* tau, T* gra
   const int height = block_height(m, block);
   T* tau_block = tau + (long long)block * n;
   T* gram_block = gram + (long long)block * n * n;
+  const int warp = Tile::warp();
 
   T x[kRowsPerThread][kColumnsPerThread];
 #pragma unroll
@@ -144,7 +145,7 @@ factor_blocks(int m, int n, T* a, long long lda, int first_block, T* tau, T* gra
       const int j = owner + Tile::kWarps * qj;
       if (j >= n) break;
       const int buffer = j & 1;
-      if (Tile::warp() == owner) {
+      if (warp == owner) {
         RowValues<T> column;
 #pragma unroll
         for (int s = 0; s < kRowsPerThread; ++s) column.at[s] = x[s][qj];
@@ -176,12 +177,18 @@ factor_blocks(int m, int n, T* a, long long lda, int first_block, T* tau, T* gra
       }
       T dot[kColumnsPerThread];
       warp_sum4(partial, dot);
+      T* gram_column = gram_block + (long long)j * n;
 #pragma unroll
       for (int q = 0; q < kColumnsPerThread; ++q) {
-        const int k = Tile::column(q);
+        // Column k = warp + kWarps q lies left of j for q < qj and right of it for q > qj,
+        // which the compiler knows; for q == qj the warp's place beside the owner's says.
         // Column k < j holds v_k below its diagonal, and v_j vanishes above row j > k.
-        if (k < j && Tile::lane() == 0) gram_block[k + (long long)j * n] = dot[q];
-        if (k > j && k < n) {
+        // Columns at or past n are zero padding that is never written out: they are updated
+        // with the rest rather than tested.
+        const bool left = q < qj || (q == qj && warp < owner);
+        const bool right = q > qj || (q == qj && warp > owner);
+        if (left && Tile::lane() == 0) gram_column[Tile::column(q)] = dot[q];
+        if (right) {
           const T scaled_dot = t * dot[q];
 #pragma unroll
           for (int s = 0; s < kRowsPerThread; ++s) x[s][q] -= scaled_dot * vj[s];
