@@ -47,13 +47,21 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
       *to = k < n && r == k ? T(1) : T(0);
     }
   };
-  for (int idx = tid; idx < N * N; idx += Tile::kThreads) stage_v(idx / N, idx % N);
-  __pipeline_commit();
-  constexpr int kLowerRows = kTsqrBlockRows - N;
-  for (int idx = tid; idx < N * kLowerRows; idx += Tile::kThreads) {
-    stage_v(idx / kLowerRows, N + idx % kLowerRows);
-  }
-  __pipeline_commit();
+  // Thread t takes rows t + kRowThreads i of the columns t / kRowThreads + kSplit k: one row
+  // of every column where there are as many threads as rows, with no division to find them.
+  constexpr int kRowThreads = Tile::kThreads < kTsqrBlockRows ? Tile::kThreads : kTsqrBlockRows;
+  constexpr int kSplit = Tile::kThreads / kRowThreads;
+  const auto stage_rows = [&](bool top) {
+#pragma unroll
+    for (int i = 0; i < kTsqrBlockRows / kRowThreads; ++i) {
+      const int r = tid % kRowThreads + kRowThreads * i;
+      if ((r < N) != top) continue;
+      for (int k = tid / kRowThreads; k < N; k += kSplit) stage_v(k, r);
+    }
+    __pipeline_commit();
+  };
+  stage_rows(true);
+  stage_rows(false);
   for (int idx = tid; idx < N * N; idx += Tile::kThreads) {
     const int i = idx % N, c = idx / N;
     T value = 0;
@@ -149,8 +157,10 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
 #pragma unroll
     for (int s = 0; s < kRowsPerThread; ++s) {
       const int r = Tile::row(s);
-      T top = 0;
-      if (r < n && k < n) top = x ? x[(long long)block * n + r + k * ldx] : T(r == k);
+      T top = 0;  // X_b's rows lie in the first N, which the compiler then knows
+      if (32 * s < N && r < n && k < n) {
+        top = x ? x[(long long)block * n + r + k * ldx] : T(r == k);
+      }
       const T value = top - y[s][q];
       if (r < height && k < n) {
         out[row0 + r + k * ld_out] = value;
