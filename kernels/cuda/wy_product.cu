@@ -151,19 +151,25 @@ template <class T, int Q, int P>
 __global__ void __launch_bounds__(kThreads)
 tall_product(Reflectors<T> v, int prefix, const T* x, long long ldx, int w,
              long long first_row, long long end_row, T* partials) {
-  // Two buffers of V's tile and of X's (none for V^T V): this tile's and the next's.
+  // Two buffers of V's tile and of X's: this tile's and the next's. V^T V takes none for X,
+  // and [V^T V | V^T X] one tile [V X], whose first columns serve as V's.
   extern __shared__ __align__(128) unsigned char shared_memory[];
   T* const tiles = reinterpret_cast<T*>(shared_memory);
   constexpr int kTile = kTileRows * kPitch;
-  const int per_buffer = x ? 2 : 1;
+  const bool separate_x = x && prefix == 0;
+  const int per_buffer = separate_x ? 2 : 1;
   const auto v_tile = [&](int b) { return tiles + b * per_buffer * kTile; };
-  const auto x_tile = [&](int b) { return x ? v_tile(b) + kTile : v_tile(b); };
+  const auto x_tile = [&](int b) { return separate_x ? v_tile(b) + kTile : v_tile(b); };
   Product<T, Q, P> product;
   const long long block_first = first_row + (long long)blockIdx.x * kWyBlockRows;
   const long long block_end = min(block_first + kWyBlockRows, end_row);
   const auto stage_tiles = [&](long long row0, int b) {
-    stage<T>(v, v.k, nullptr, 0, v.k, block_end, row0, v_tile(b));
-    if (x) stage<T>(v, prefix, x, ldx, w, block_end, row0, x_tile(b));
+    if (x && !separate_x) {
+      stage<T>(v, prefix, x, ldx, w, block_end, row0, v_tile(b));
+    } else {
+      stage<T>(v, v.k, nullptr, 0, v.k, block_end, row0, v_tile(b));
+      if (x) stage<T>(v, 0, x, ldx, w, block_end, row0, x_tile(b));
+    }
     __pipeline_commit();
   };
   stage_tiles(block_first, 0);
@@ -209,7 +215,8 @@ cudaError_t launch_tall_product(unsigned blocks, cudaStream_t stream, const Refl
                                 int prefix, const T* x, long long ldx, int w, long long first_row,
                                 long long end_row, T* partials) {
   // Two or four tiles, and room for the tensor-core product's 64 x 64 way out.
-  const int bytes = int(sizeof(T)) * std::max(kTileRows * kPitch * (x ? 4 : 2),
+  const int tiles = x && prefix == 0 ? 4 : 2;
+  const int bytes = int(sizeof(T)) * std::max(kTileRows * kPitch * tiles,
                                               kWyMaxReflectors * kWyMaxReflectors);
   const cudaError_t status = allow_shared_memory(tall_product<T, Q, P>, bytes);
   if (status != cudaSuccess) return status;
