@@ -147,17 +147,23 @@ __device__ void stage(const Reflectors<T>& v, int prefix, const T* x, long long 
   }
 }
 
+// Tiles per buffer: V's and X's apart for V^T X; one for V^T V, and one [V X] for
+// [V^T V | V^T X] (prefix > 0), whose first columns serve as V's. The kernel lays its shared
+// memory out by this and the launcher sizes it by it.
+__host__ __device__ inline int tiles_per_buffer(bool has_x, int prefix) {
+  return has_x && prefix == 0 ? 2 : 1;
+}
+
 template <class T, int Q, int P>
 __global__ void __launch_bounds__(kThreads)
 tall_product(Reflectors<T> v, int prefix, const T* x, long long ldx, int w,
              long long first_row, long long end_row, T* partials) {
-  // Two buffers of V's tile and of X's: this tile's and the next's. V^T V takes none for X,
-  // and [V^T V | V^T X] one tile [V X], whose first columns serve as V's.
+  // Two buffers, this tile's and the next's, of tiles_per_buffer tiles each.
   extern __shared__ __align__(128) unsigned char shared_memory[];
   T* const tiles = reinterpret_cast<T*>(shared_memory);
   constexpr int kTile = kTileRows * kPitch;
-  const bool separate_x = x && prefix == 0;
-  const int per_buffer = separate_x ? 2 : 1;
+  const int per_buffer = tiles_per_buffer(x != nullptr, prefix);
+  const bool separate_x = per_buffer == 2;
   const auto v_tile = [&](int b) { return tiles + b * per_buffer * kTile; };
   const auto x_tile = [&](int b) { return separate_x ? v_tile(b) + kTile : v_tile(b); };
   Product<T, Q, P> product;
@@ -215,7 +221,7 @@ cudaError_t launch_tall_product(unsigned blocks, cudaStream_t stream, const Refl
                                 int prefix, const T* x, long long ldx, int w, long long first_row,
                                 long long end_row, T* partials) {
   // Two or four tiles, and room for the tensor-core product's 64 x 64 way out.
-  const int tiles = x && prefix == 0 ? 4 : 2;
+  const int tiles = 2 * tiles_per_buffer(x != nullptr, prefix);
   const int bytes = int(sizeof(T)) * std::max(kTileRows * kPitch * tiles,
                                               kWyMaxReflectors * kWyMaxReflectors);
   const cudaError_t status = allow_shared_memory(tall_product<T, Q, P>, bytes);
