@@ -6,6 +6,7 @@
 // Z in shared memory.
 #include <cuda_pipeline.h>
 
+#include "copy_async.cuh"
 #include "shared_memory_opt_in.cuh"
 #include "tsqr_tile.cuh"
 
@@ -15,7 +16,7 @@ namespace {
 
 template <class T, int N>
 constexpr size_t shared_bytes() {
-  return sizeof(T) * (size_t(N) * kTsqrBlockRows + 2 * size_t(N) * (N + 1) + N);
+  return sizeof(T) * (size_t(N) * kTsqrBlockRows + 3 * size_t(N) * (N + 1));
 }
 
 template <class T, int N>
@@ -29,46 +30,71 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
   T* vs = reinterpret_cast<T*>(shared_memory);  // V, column k at vs + k * kTsqrBlockRows
   T* xs = vs + N * kTsqrBlockRows;              // X_b, element (i, c) at i * kStride + c
   T* zs = xs + N * kStride;                     // S, then Z, likewise
-  T* taus = zs + N * kStride;
+  T* gs = zs + N * kStride;                     // the coefficients, (l, j) at j * kStride + l
 
   const int block = first_block + int(blockIdx.x);
   const long long row0 = (long long)block * kTsqrBlockRows;
   const int height = block_height(m, block);
   const int tid = int(threadIdx.x);
 
-  // V into shared memory by asynchronous copies, in two groups: its top N rows, which S needs,
-  // then the rest, which only the product V Z needs and which lands while S and Z are formed.
-  // The unit diagonal, the zeros above it and the padding are stored directly.
-  const auto stage_v = [&](int k, int r) {
-    T* to = vs + k * kTsqrBlockRows + r;
-    if (k < n && r > k && r < height) {
-      __pipeline_memcpy_async(to, v + row0 + r + k * ldv, sizeof(T));
-    } else {
-      *to = k < n && r == k ? T(1) : T(0);
-    }
-  };
-  // Thread t takes rows t + kRowThreads i of the columns t / kRowThreads + kSplit k: one row
-  // of every column where there are as many threads as rows, with no division to find them.
+  // Everything forming Z needs comes first, in one group of asynchronous copies: X_b, the top
+  // N rows of V, and the back substitution's coefficients, whose column j (v_l^T v_j above the
+  // diagonal, tau_j on it, zero past n) its step j reads. The rest of V, which only the
+  // product V Z needs, follows in a second group and lands while Z is formed. In the top rows
+  // of V the unit diagonal and the zeros above it are stored directly. Thread t takes rows
+  // t + kRowThreads i of V's columns t / kRowThreads + kSplit k, so that where there are as
+  // many threads as rows, each copies one row of every column, stepping a pointer.
   constexpr int kRowThreads = Tile::kThreads < kTsqrBlockRows ? Tile::kThreads : kTsqrBlockRows;
   constexpr int kSplit = Tile::kThreads / kRowThreads;
-  const auto stage_rows = [&](bool top) {
-#pragma unroll
-    for (int i = 0; i < kTsqrBlockRows / kRowThreads; ++i) {
-      const int r = tid % kRowThreads + kRowThreads * i;
-      if ((r < N) != top) continue;
-      for (int k = tid / kRowThreads; k < N; k += kSplit) stage_v(k, r);
-    }
-    __pipeline_commit();
-  };
-  stage_rows(true);
-  stage_rows(false);
+  const T* gram_block = gram + (long long)block * n * n;
+  const T* tau_block = tau + (long long)block * n;
   for (int idx = tid; idx < N * N; idx += Tile::kThreads) {
     const int i = idx % N, c = idx / N;
-    T value = 0;
-    if (i < n && c < n) value = x ? x[(long long)block * n + i + c * ldx] : T(i == c);
-    xs[i * kStride + c] = value;
+    const bool inside = i < n && c < n;
+    if (x) {
+      const T* from = x + (long long)block * n + i + c * ldx;
+      copy_async(xs + i * kStride + c, inside ? from : x, inside);
+    } else {
+      xs[i * kStride + c] = inside && i == c ? T(1) : T(0);
+    }
+    if (i <= c) {
+      const bool stored = c < n;
+      const T* from = i == c ? tau_block + c : gram_block + i + c * n;
+      copy_async(gs + c * kStride + i, stored ? from : tau_block, stored);
+    }
   }
-  if (tid < N) taus[tid] = tid < n ? tau[(long long)block * n + tid] : T(0);
+  const T* v_block = v + row0;
+  const int k0 = tid / kRowThreads;
+#pragma unroll
+  for (int i = 0; i < kTsqrBlockRows / kRowThreads; ++i) {
+    const int r = tid % kRowThreads + kRowThreads * i;
+    if (r >= N) continue;
+#pragma unroll
+    for (int kk = 0; kk < N / kSplit; ++kk) {
+      const int k = k0 + kSplit * kk;
+      T* to = vs + k * kTsqrBlockRows + r;
+      if (k < r) {
+        const bool valid = k < n && r < height;
+        copy_async(to, valid ? v_block + r + k * ldv : v_block, valid);
+      } else {
+        *to = k < n && r == k ? T(1) : T(0);
+      }
+    }
+  }
+  __pipeline_commit();
+#pragma unroll
+  for (int i = 0; i < kTsqrBlockRows / kRowThreads; ++i) {
+    const int r = tid % kRowThreads + kRowThreads * i;
+    if (r < N) continue;
+    const T* from = v_block + r + k0 * ldv;
+#pragma unroll
+    for (int kk = 0; kk < N / kSplit; ++kk, from += kSplit * ldv) {
+      const int k = k0 + kSplit * kk;
+      const bool valid = k < n && r < height;
+      copy_async(vs + k * kTsqrBlockRows + r, valid ? from : v_block, valid);
+    }
+  }
+  __pipeline_commit();
   __pipeline_wait_prior(1);
   __syncthreads();
 
@@ -91,40 +117,31 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
   }
   __syncthreads();
 
-  // X_b is no longer needed in shared memory (its rows are read again from x below): the
-  // buffer takes v_j^T v_l for the back substitution, which reads each of them n times.
-  const T* gram_block = gram + (long long)block * n * n;
-  T* gs = xs;  // (j, l) at j * kStride + l, j < l
-  for (int idx = tid; idx < n * n; idx += Tile::kThreads) {
-    const int j = idx % n, l = idx / n;
-    if (j < l) gs[j * kStride + l] = gram_block[idx];
-  }
-  __syncthreads();
-
-  // Back substitution, one column of Z per group of 8 lanes, column-oriented so that each step
-  // waits on one exchange only: z_j = tau_j r_j is final once the steps l > j have subtracted
-  // their terms, and step j then subtracts (v_l^T v_j) z_j from every r_l, l < j. Lane p of the
-  // group holds r_l for l = p + 8 i in registers.
+  // Back substitution: z_j = tau_j r_j is final once the steps l > j have subtracted their
+  // terms, and step j then subtracts (v_l^T v_j) z_j from every r_l, l < j. Each column of Z
+  // is one lane's (four adjacent lanes' for N = 64, which pass z_j by an exchange, so that r
+  // fits in registers): the steps form a chain, and spreading a column over more lanes adds
+  // exchanges to it.
   {
-    constexpr int kPerLane = (N + 7) / 8;
-    const int part = Tile::lane() & 7;
-    const int leader = Tile::lane() & ~7;
-    const int c = Tile::warp() * 4 + (Tile::lane() >> 3);
-    T r[kPerLane];
+    constexpr int kParts = N > 32 ? N / 16 : 1;
+    constexpr int kPerLane = N / kParts;
+    if (tid < N * kParts) {
+      const int part = tid % kParts, c = tid / kParts, first = part * kPerLane;
+      T r[kPerLane];
 #pragma unroll
-    for (int i = 0; i < kPerLane; ++i) {
-      const int l = part + 8 * i;
-      r[i] = l < N ? zs[l * kStride + c] : T(0);
-    }
+      for (int i = 0; i < kPerLane; ++i) r[i] = zs[(first + i) * kStride + c];
 #pragma unroll
-    for (int j = N - 1; j >= 0; --j) {
-      if (j >= n) continue;
-      const T z = __shfl_sync(0xffffffffu, taus[j] * r[j / 8], leader + j % 8);
-      if (part == j % 8) zs[j * kStride + c] = z;
+      for (int j = N - 1; j >= 0; --j) {
+        const T* g = gs + j * kStride;
+        T z = g[j] * r[j % kPerLane];
+        if (kParts > 1) {
+          z = __shfl_sync(0xffffffffu, z, (Tile::lane() & ~(kParts - 1)) + j / kPerLane);
+        }
+        if (part == j / kPerLane) zs[j * kStride + c] = z;
 #pragma unroll
-      for (int i = 0; i < kPerLane; ++i) {
-        const int l = part + 8 * i;
-        if (l < j) r[i] -= gs[l * kStride + j] * z;
+        for (int i = 0; i < kPerLane; ++i) {
+          if (first + i < j) r[i] -= g[first + i] * z;
+        }
       }
     }
   }
@@ -150,20 +167,22 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
     }
   }
 
+  T* out_block = out + row0;
+  const T* x_block = x + (long long)block * n;  // unused without x
 #pragma unroll
   for (int q = 0; q < kColumnsPerThread; ++q) {
     const int k = Tile::column(q);
+    if (k >= n) continue;
+    T* out_column = out_block + (long long)k * ld_out;
     bool nonzero = false;
 #pragma unroll
     for (int s = 0; s < kRowsPerThread; ++s) {
       const int r = Tile::row(s);
       T top = 0;  // X_b's rows lie in the first N, which the compiler then knows
-      if (32 * s < N && r < n && k < n) {
-        top = x ? x[(long long)block * n + r + k * ldx] : T(r == k);
-      }
+      if (32 * s < N && r < n) top = x ? x_block[r + k * ldx] : T(r == k);
       const T value = top - y[s][q];
-      if (r < height && k < n) {
-        out[row0 + r + k * ld_out] = value;
+      if (r < height) {
+        out_column[r] = value;
         nonzero = nonzero || (row0 + r >= n && !(value == T(0)));
       }
     }
