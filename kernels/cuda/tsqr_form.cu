@@ -2,11 +2,14 @@
 // Z = T V1^T X_b, T the upper triangular factor of H(0) ... H(n-1) = I - V T V^T. T is never
 // formed: T^-1 = diag(1 / tau) + strict upper triangle of V^T V, so Z is a back substitution
 // Z_j = tau_j (S_j - sum_{l > j} (v_j^T v_l) Z_l) on S = V1^T X_b, which also holds for tau_j = 0.
-// The product V Z, the bulk of the work, runs on the register tile of tsqr_tile.cuh with V and
-// Z in shared memory.
+// The product V Z, the bulk of the work, reads V and Z from shared memory; Layout says what
+// it runs on.
 #include <cuda_pipeline.h>
 
+#include <type_traits>
+
 #include "copy_async.cuh"
+#include "mma_f64.cuh"
 #include "shared_memory_opt_in.cuh"
 #include "tsqr_tile.cuh"
 
@@ -14,9 +17,118 @@ namespace switchyard::kernels {
 namespace tsqr {
 namespace {
 
+// The product V Z runs on the FP64 tensor cores in double up to N = 32; there the shared
+// matrices are padded so that the fragments' reads hit 32 distinct banks. Otherwise (single
+// precision, and double at N = 64, whose padded matrices would not fit) it runs on the
+// register tile of tsqr_tile.cuh.
 template <class T, int N>
-constexpr size_t shared_bytes() {
-  return sizeof(T) * (size_t(N) * kTsqrBlockRows + 3 * size_t(N) * (N + 1));
+struct Layout {
+  static constexpr bool kTensorCores = std::is_same_v<T, double> && N <= 32;
+  static constexpr int kVStride = kTsqrBlockRows + (kTensorCores ? 4 : 0);  // V's columns
+  static constexpr int kStride = N + (kTensorCores ? 4 : 1);  // rows of the N x N matrices
+  static constexpr size_t kBytes = sizeof(T) * (size_t(N) * kVStride + 3 * size_t(N) * kStride);
+};
+
+// The block's output: put(r, c, VZ(r, c)) writes [X_b; 0](r, c) - VZ(r, c) to row row0 + r
+// of `out`, and says whether that value is a nonzero (or NaN) outside the matrix's first n
+// rows; mark(c) records that for column c, once per thread.
+template <class T, int N>
+struct Output {
+  int n, height;
+  long long row0;
+  const T* xs;
+  T* out;
+  long long ld_out;
+  int* marks;  // per column, in shared memory
+
+  __device__ bool put(int r, int c, T product) const {
+    if (r >= height || c >= n) return false;
+    const T top = r < N ? xs[r * Layout<T, N>::kStride + c] : T(0);
+    const T value = top - product;
+    out[row0 + r + c * ld_out] = value;
+    return row0 + r >= n && !(value == T(0));
+  }
+  __device__ void mark(int c) const { marks[c] = 1; }
+};
+
+// V Z on the tensor cores: warp w takes kRowTiles tiles of 16 rows by kColumnTiles tiles of 8
+// columns, accumulated over the N reflectors 4 at a time (zero past n).
+template <int N>
+__device__ void product_on_tensor_cores(const double* vs, const double* zs,
+                                        const Output<double, N>& output) {
+  using L = Layout<double, N>;
+  constexpr int kColumnTiles = N / 8 < 4 ? N / 8 : 4;
+  constexpr int kRowTiles = 8 / kColumnTiles;
+  constexpr int kColumnGroups = N / (8 * kColumnTiles);
+  const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
+  const int g = lane >> 2, t = lane & 3;
+  const int row_base = (warp / kColumnGroups) * 16 * kRowTiles;
+  const int column_base = (warp % kColumnGroups) * 8 * kColumnTiles;
+  double c[kRowTiles][kColumnTiles][4] = {};
+#pragma unroll
+  for (int k = 0; k < N; k += 4) {
+    const double* v_row = vs + (k + t) * L::kVStride + row_base + g;
+    const double* z_row = zs + (k + t) * L::kStride + column_base + g;
+    double a[kRowTiles][2], b[kColumnTiles];
+#pragma unroll
+    for (int i = 0; i < kRowTiles; ++i) {
+      a[i][0] = v_row[16 * i];
+      a[i][1] = v_row[16 * i + 8];
+    }
+#pragma unroll
+    for (int j = 0; j < kColumnTiles; ++j) b[j] = z_row[8 * j];
+#pragma unroll
+    for (int i = 0; i < kRowTiles; ++i) {
+#pragma unroll
+      for (int j = 0; j < kColumnTiles; ++j) mma_16x8x4(c[i][j], a[i], b[j]);
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < kColumnTiles; ++j) {
+    bool nonzero[2] = {false, false};
+#pragma unroll
+    for (int i = 0; i < kRowTiles; ++i) {
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        const int row = row_base + 16 * i + g + 8 * (r / 2);
+        nonzero[r % 2] |= output.put(row, column_base + 8 * j + 2 * t + r % 2, c[i][j][r]);
+      }
+    }
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      if (nonzero[e]) output.mark(column_base + 8 * j + 2 * t + e);
+    }
+  }
+}
+
+// V Z on the register tile, with V and Z read from shared memory.
+template <class T, int N>
+__device__ void product_on_register_tile(int n, const T* vs, const T* zs,
+                                         const Output<T, N>& output) {
+  using L = Layout<T, N>;
+  using Tile = tsqr::Tile<N>;
+  T y[kRowsPerThread][kColumnsPerThread] = {};
+  for (int kk = 0; kk < n; ++kk) {
+    T vk[kRowsPerThread], zk[kColumnsPerThread];
+#pragma unroll
+    for (int s = 0; s < kRowsPerThread; ++s) vk[s] = vs[kk * L::kVStride + Tile::row(s)];
+#pragma unroll
+    for (int q = 0; q < kColumnsPerThread; ++q) zk[q] = zs[kk * L::kStride + Tile::column(q)];
+#pragma unroll
+    for (int s = 0; s < kRowsPerThread; ++s) {
+#pragma unroll
+      for (int q = 0; q < kColumnsPerThread; ++q) y[s][q] += vk[s] * zk[q];
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < kColumnsPerThread; ++q) {
+    bool nonzero = false;
+#pragma unroll
+    for (int s = 0; s < kRowsPerThread; ++s) {
+      nonzero |= output.put(Tile::row(s), Tile::column(q), y[s][q]);
+    }
+    if (__any_sync(0xffffffffu, nonzero) && Tile::lane() == 0) output.mark(Tile::column(q));
+  }
 }
 
 template <class T, int N>
@@ -25,17 +137,20 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
             const T* gram, const T* x, long long ldx, T* out, long long ld_out,
             int* nonzero_columns) {
   using Tile = tsqr::Tile<N>;
-  constexpr int kStride = N + 1;  // row stride of the N x N shared matrices
-  extern __shared__ unsigned char shared_memory[];
-  T* vs = reinterpret_cast<T*>(shared_memory);  // V, column k at vs + k * kTsqrBlockRows
-  T* xs = vs + N * kTsqrBlockRows;              // X_b, element (i, c) at i * kStride + c
+  using L = Layout<T, N>;
+  constexpr int kStride = L::kStride;
+  extern __shared__ __align__(16) unsigned char shared_memory[];
+  T* vs = reinterpret_cast<T*>(shared_memory);  // V, column k at vs + k * L::kVStride
+  T* xs = vs + N * L::kVStride;                 // X_b, element (i, c) at i * kStride + c
   T* zs = xs + N * kStride;                     // S, then Z, likewise
   T* gs = zs + N * kStride;                     // the coefficients, (l, j) at j * kStride + l
+  __shared__ int marks[N];                      // column c of the output has a nonzero
 
   const int block = first_block + int(blockIdx.x);
   const long long row0 = (long long)block * kTsqrBlockRows;
   const int height = block_height(m, block);
   const int tid = int(threadIdx.x);
+  if (tid < N) marks[tid] = 0;
 
   // Everything forming Z needs comes first, in one group of asynchronous copies: X_b, the top
   // N rows of V, and the back substitution's coefficients, whose column j (v_l^T v_j above the
@@ -72,7 +187,7 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
 #pragma unroll
     for (int kk = 0; kk < N / kSplit; ++kk) {
       const int k = k0 + kSplit * kk;
-      T* to = vs + k * kTsqrBlockRows + r;
+      T* to = vs + k * L::kVStride + r;
       if (k < r) {
         const bool valid = k < n && r < height;
         copy_async(to, valid ? v_block + r + k * ldv : v_block, valid);
@@ -91,7 +206,7 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
     for (int kk = 0; kk < N / kSplit; ++kk, from += kSplit * ldv) {
       const int k = k0 + kSplit * kk;
       const bool valid = k < n && r < height;
-      copy_async(vs + k * kTsqrBlockRows + r, valid ? from : v_block, valid);
+      copy_async(vs + k * L::kVStride + r, valid ? from : v_block, valid);
     }
   }
   __pipeline_commit();
@@ -110,7 +225,7 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
     for (int i = k0; i < n; ++i) {
       const T xi = xs[i * kStride + c];
 #pragma unroll
-      for (int kk = 0; kk < kPerThread; ++kk) sum[kk] += vs[(k0 + kk) * kTsqrBlockRows + i] * xi;
+      for (int kk = 0; kk < kPerThread; ++kk) sum[kk] += vs[(k0 + kk) * L::kVStride + i] * xi;
     }
 #pragma unroll
     for (int kk = 0; kk < kPerThread; ++kk) zs[(k0 + kk) * kStride + c] = sum[kk];
@@ -148,55 +263,22 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
   __pipeline_wait_prior(0);
   __syncthreads();
 
-  T y[kRowsPerThread][kColumnsPerThread];
-#pragma unroll
-  for (int s = 0; s < kRowsPerThread; ++s) {
-#pragma unroll
-    for (int q = 0; q < kColumnsPerThread; ++q) y[s][q] = 0;
+  const Output<T, N> output{n, height, row0, xs, out, ld_out, marks};
+  if constexpr (L::kTensorCores) {
+    product_on_tensor_cores<N>(vs, zs, output);
+  } else {
+    product_on_register_tile<T, N>(n, vs, zs, output);
   }
-  for (int kk = 0; kk < n; ++kk) {
-    T vk[kRowsPerThread], zk[kColumnsPerThread];
-#pragma unroll
-    for (int s = 0; s < kRowsPerThread; ++s) vk[s] = vs[kk * kTsqrBlockRows + Tile::row(s)];
-#pragma unroll
-    for (int q = 0; q < kColumnsPerThread; ++q) zk[q] = zs[kk * kStride + Tile::column(q)];
-#pragma unroll
-    for (int s = 0; s < kRowsPerThread; ++s) {
-#pragma unroll
-      for (int q = 0; q < kColumnsPerThread; ++q) y[s][q] += vk[s] * zk[q];
-    }
-  }
-
-  T* out_block = out + row0;
-  const T* x_block = x + (long long)block * n;  // unused without x
-#pragma unroll
-  for (int q = 0; q < kColumnsPerThread; ++q) {
-    const int k = Tile::column(q);
-    if (k >= n) continue;
-    T* out_column = out_block + (long long)k * ld_out;
-    bool nonzero = false;
-#pragma unroll
-    for (int s = 0; s < kRowsPerThread; ++s) {
-      const int r = Tile::row(s);
-      T top = 0;  // X_b's rows lie in the first N, which the compiler then knows
-      if (32 * s < N && r < n) top = x ? x_block[r + k * ldx] : T(r == k);
-      const T value = top - y[s][q];
-      if (r < height) {
-        out_column[r] = value;
-        nonzero = nonzero || (row0 + r >= n && !(value == T(0)));
-      }
-    }
-    if (nonzero_columns && __any_sync(0xffffffffu, nonzero) && Tile::lane() == 0) {
-      atomicOr(nonzero_columns + k, 1);
-    }
-  }
+  if (!nonzero_columns) return;
+  __syncthreads();
+  if (tid < n && marks[tid]) atomicOr(nonzero_columns + tid, 1);
 }
 
 template <class T, int N>
 cudaError_t launch(int m, int n, const T* v, long long ldv, int first_block, int blocks,
                    const T* tau, const T* gram, const T* x, long long ldx, T* out,
                    long long ld_out, int* nonzero_columns, cudaStream_t stream) {
-  constexpr size_t bytes = shared_bytes<T, N>();
+  constexpr size_t bytes = Layout<T, N>::kBytes;
   const cudaError_t status = allow_shared_memory(form_blocks<T, N>, int(bytes));
   if (status != cudaSuccess) return status;
   form_blocks<T, N><<<blocks, Tile<N>::kThreads, bytes, stream>>>(
