@@ -5,6 +5,7 @@
 #include <cuda_pipeline.h>
 #include <mma.h>
 
+#include "copy_async.cuh"
 #include "shared_memory_opt_in.cuh"
 #include "wy_kernels.hpp"
 #include "wy_masked.cuh"
@@ -111,20 +112,22 @@ struct MmaApply {
 template <class T, int P>
 using Apply = std::conditional_t<std::is_same_v<T, double>, MmaApply<P>, FmaApply<T, P>>;
 
-// Puts the tile of V at row0 into `tile` (V(r, j) at j * kTileRows + r): the stored vectors by
-// asynchronous copies, so that they land while the block works on the tile before; the mask's
-// ones and zeros, and the rows past the end, by plain stores.
+// Puts the tile of V at row0 into `tile` (V(r, j) at j * kTileRows + r): the stored vectors,
+// and the zeros of rows past the end, by asynchronous copies, so that they land while the block
+// works on the tile before; the mask's ones and zeros by plain stores. Each thread keeps to
+// one row.
 template <class T>
 __device__ void stage_v(const Reflectors<T>& v, long long row0, long long end_row, T* tile) {
-  for (int idx = int(threadIdx.x); idx < kTileRows * multiple_of_4(v.k); idx += kThreads) {
-    const int r = idx % kTileRows, j = idx / kTileRows;
-    const long long i = row0 + r;
-    if (j >= v.k) {
-      tile[idx] = T(0);
-    } else if (i > j && i < end_row) {
-      __pipeline_memcpy_async(tile + idx, v.a + i + j * v.lda, sizeof(T));
+  static_assert(kThreads % kTileRows == 0, "threads keep to their rows");
+  const int r = int(threadIdx.x) % kTileRows;
+  const long long i = row0 + r;
+  const bool inside = i < end_row;
+  for (int j = int(threadIdx.x) / kTileRows; j < multiple_of_4(v.k); j += kThreads / kTileRows) {
+    T* to = tile + j * kTileRows + r;
+    if (j < v.k && (i > j || !inside)) {
+      copy_async(to, inside ? v.a + i + j * v.lda : v.a, inside);
     } else {
-      tile[idx] = i == j ? T(1) : T(0);
+      *to = j < v.k && i == j ? T(1) : T(0);
     }
   }
   __pipeline_commit();

@@ -6,6 +6,7 @@
 #include <cuda_pipeline.h>
 #include <mma.h>
 
+#include "copy_async.cuh"
 #include "shared_memory_opt_in.cuh"
 #include "wy_kernels.hpp"
 #include "wy_masked.cuh"
@@ -126,21 +127,21 @@ using Product = std::conditional_t<std::is_same_v<T, double> && Q * P >= 2, MmaP
 
 // The tile at row0 of [V X] into `tile` (element (r, c) at r * kPitch + c): columns c < prefix
 // are V's, the rest X's column c - prefix. The stored values go by asynchronous copies, so that
-// they land while the block multiplies the tile before; V's ones and zeros above its diagonal,
-// and rows past the end, by plain stores.
+// they land while the block multiplies the tile before, and so do the zeros of rows past the
+// end; V's ones and zeros above its diagonal by plain stores. Each thread keeps to one row.
 template <class T>
 __device__ void stage(const Reflectors<T>& v, int prefix, const T* x, long long ldx, int columns,
                       long long end_row, long long row0, T* tile) {
-  for (int idx = int(threadIdx.x); idx < kTileRows * columns; idx += kThreads) {
-    const int r = idx % kTileRows, c = idx / kTileRows;
-    const long long i = row0 + r;
+  static_assert(kThreads % kTileRows == 0, "threads keep to their rows");
+  const int r = int(threadIdx.x) % kTileRows;
+  const long long i = row0 + r;
+  const bool inside = i < end_row;
+  for (int c = int(threadIdx.x) / kTileRows; c < columns; c += kThreads / kTileRows) {
     T* to = tile + r * kPitch + c;
-    if (i >= end_row) {
-      *to = T(0);
-    } else if (c >= prefix) {
-      __pipeline_memcpy_async(to, x + i + (c - prefix) * ldx, sizeof(T));
-    } else if (i > c) {
-      __pipeline_memcpy_async(to, v.a + i + c * v.lda, sizeof(T));
+    if (c >= prefix) {
+      copy_async(to, inside ? x + i + (c - prefix) * ldx : x, inside);
+    } else if (i > c || !inside) {
+      copy_async(to, inside ? v.a + i + c * v.lda : v.a, inside);
     } else {
       *to = i == c ? T(1) : T(0);
     }
