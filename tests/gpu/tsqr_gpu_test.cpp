@@ -118,7 +118,7 @@ TYPED_TEST(TsqrGpuKernels, FactorBlocksIsGeqrfPerBlock) {
 TYPED_TEST(TsqrGpuKernels, FormBlocksAppliesEachBlocksQ) {
   SKIP_WITHOUT_CUDA();
   using T = TypeParam;
-  for (int n : {1, 7, 16, 40, 64}) {
+  for (int n : {1, 7, 16, 25, 32, 40, 64}) {
     SCOPED_TRACE(n);
     const int m = 600, blocks = 3;
     std::vector<T> factored = convert<T>(gaussian(m, n, unsigned(50 + n)), m).data;
