@@ -11,9 +11,6 @@ namespace {
 // Defaults for the size thresholds. They are provisional until each route
 // measures where it pays; the README gives the current values.
 constexpr double default_gemm_min_flops = 2.0e9;
-// The fallback gemm's rate the cost model compares the device with: a
-// multithreaded BLAS on a server (OpenBLAS, 16 threads: 105 GFLOP/s, h200/NOTES.md).
-constexpr double default_gemm_host_gflops = 100.0;
 constexpr std::int64_t default_tsqr_min_rows = 16384;
 constexpr double default_tsqr_min_aspect = 16.0;
 // Sparse CG: half-storage DIA when it moves no more bytes per product than
@@ -160,10 +157,17 @@ Config parse_config(const Environment& env, std::vector<std::string>& warnings) 
 
   if (const char* d = read.raw("SWITCHYARD_OPENCL_DEVICE")) c.opencl_device = d;
   if (const char* d = read.raw("SWITCHYARD_CACHE_DIR")) c.cache_dir = d;
+  if (const char* v = read.raw("SWITCHYARD_START")) {
+    const std::string mode = lower(v);
+    if (mode == "background") {
+      c.start = StartMode::background;
+    } else if (mode != "on-demand") {
+      warnings.push_back(std::string("SWITCHYARD_START='") + v +
+                         "' is invalid (expected on-demand or background); using on-demand");
+    }
+  }
   c.thresholds.gemm_min_flops =
       read.positive("SWITCHYARD_GEMM_MIN_FLOPS", default_gemm_min_flops);
-  c.thresholds.gemm_host_gflops =
-      read.positive("SWITCHYARD_GEMM_HOST_GFLOPS", default_gemm_host_gflops);
   c.thresholds.tsqr_min_rows = read.integer("SWITCHYARD_TSQR_MIN_ROWS", default_tsqr_min_rows,
                                             1, INT64_MAX, "expected a positive row count");
   c.thresholds.tsqr_min_aspect =
@@ -185,6 +189,17 @@ const Config& config() {
   return parsed;
 }
 
+std::string cache_directory() {
+  if (!config().cache_dir.empty()) return config().cache_dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    return std::string(xdg) + "/switchyard";
+  }
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    return std::string(home) + "/.cache/switchyard";
+  }
+  return "";
+}
+
 std::vector<Setting> settings() {
   std::vector<Setting> s = {
       {"SWITCHYARD_DISABLE", "0", "1: every call goes to the fallback library"},
@@ -199,8 +214,9 @@ std::vector<Setting> settings() {
        "where compiled OpenCL programs and the gemm tuning database are kept"},
       {"SWITCHYARD_GEMM_MIN_FLOPS", shown(default_gemm_min_flops),
        "gemm goes to a device only from 2mnk flops up"},
-      {"SWITCHYARD_GEMM_HOST_GFLOPS", shown(default_gemm_host_gflops),
-       "the fallback's gemm rate the cost model weighs the OpenCL device against"},
+      {"SWITCHYARD_START", "on-demand",
+       "on-demand: a device starts with the first call that pays for it; background: at the "
+       "first call, on a helper thread"},
       {"SWITCHYARD_TSQR_MIN_ROWS", shown(double(default_tsqr_min_rows)),
        "geqrf, orgqr and ormqr go to the GPU only from m rows up"},
       {"SWITCHYARD_TSQR_MIN_ASPECT", shown(default_tsqr_min_aspect),

@@ -15,13 +15,17 @@
 
 namespace switchyard {
 
+// SWITCHYARD_START: when the devices start. On demand, a device starts with the first call that
+// pays for its start-up; in the background, every device the routes use starts on a helper
+// thread at the first BLAS/LAPACK call the library sees.
+enum class StartMode { on_demand, background };
+
 // SWITCHYARD_ROUTE_<ROUTINE>: who may run a routine.
 enum class RouteChoice { automatic, gpu, cpu, fallback };
 const char* route_choice_name(RouteChoice c);
 
 struct Thresholds {
   double gemm_min_flops;        // SWITCHYARD_GEMM_MIN_FLOPS
-  double gemm_host_gflops;      // SWITCHYARD_GEMM_HOST_GFLOPS: the fallback's rate, for the cost model
   std::int64_t tsqr_min_rows;   // SWITCHYARD_TSQR_MIN_ROWS
   double tsqr_min_aspect;       // SWITCHYARD_TSQR_MIN_ASPECT: m / n at least this
 };
@@ -43,6 +47,7 @@ struct Config {
   std::string device_source;    // which variable chose the device, or "default"
   std::string opencl_device;    // SWITCHYARD_OPENCL_DEVICE: number or name part; "" first GPU
   std::string cache_dir;        // SWITCHYARD_CACHE_DIR: "" means the XDG cache
+  StartMode start = StartMode::on_demand;  // SWITCHYARD_START
   Thresholds thresholds{};
   CgSettings cg{};
 };
@@ -55,6 +60,11 @@ Config parse_config(const Environment& env, std::vector<std::string>& warnings);
 
 // The configuration of this process, read once on first use.
 const Config& config();
+
+// Where compiled programs, the gemm tuning database and the calibration are
+// kept: SWITCHYARD_CACHE_DIR, else $XDG_CACHE_HOME/switchyard, else
+// ~/.cache/switchyard (not created here); "" when no home can be found.
+std::string cache_directory();
 
 // One documented variable: its name and default, for `switchyard info` and
 // the README table.

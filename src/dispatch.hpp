@@ -19,7 +19,11 @@ struct Implementation {
   const char* (*declines)(const Call& call);  // why it cannot take this call, or null
   bool (*run)(const Call& call);              // false: failed, data untouched
   const char* forced_only = nullptr;          // why auto routing does not pick it, or null
-  bool (*pays)(const Shape& s, char* why, std::size_t size) = nullptr;  // the cost model, or null
+  bool (*pays)(const Shape& s, char* why, std::size_t size) = nullptr;  // a last say, or null
+  const DeviceCost* cost = nullptr;  // a device route's cost, weighed against the fallback's
+  // Whether the call's operands are in device or managed memory, found without starting a
+  // device; null: the route takes host memory only.
+  bool (*resident)(const Call& call) = nullptr;
 };
 
 template <class Call>
@@ -31,7 +35,7 @@ struct Implementations {
 template <class Call>
 Candidate candidate(const Implementation<Call>* impl) {
   if (!impl) return {};
-  return {true, impl->unusable, impl->forced_only, impl->pays};
+  return {true, impl->unusable, impl->forced_only, impl->pays, impl->cost};
 }
 
 // The decision for a call an accelerated backend declined or failed:
@@ -43,12 +47,16 @@ inline Decision fell_back(Backend b, const char* what, const char* why) {
 }
 
 template <class Call, class Fallback>
-void dispatch(Routine r, const Shape& s, const char* quick, const Call& call,
-              Fallback&& run_fallback) {
-  CallRecord record(r, s);
+void dispatch(Routine r, Shape s, const char* quick, const Call& call, Fallback&& run_fallback) {
   const Implementation<Call>* cpu = Implementations<Call>::cpu;
   const Implementation<Call>* gpu = Implementations<Call>::gpu;
-  Decision d = decide(config(), r, s, quick, candidate(cpu), candidate(gpu));
+  if (!quick && gpu && gpu->resident) s.on_device = gpu->resident(call);
+  CallRecord record(r, s);
+  device::start_in_background_once(config().start == StartMode::background);
+  const bool weighed = (cpu && cpu->cost) || (gpu && gpu->cost);
+  const HostView host = weighed ? current_host_view() : HostView{};
+  Decision d = decide(config(), r, s, quick, candidate(cpu), candidate(gpu),
+                      weighed ? &host : nullptr);
   if (d.backend != Backend::fallback) {
     const Implementation<Call>* impl = d.backend == Backend::gpu ? gpu : cpu;
     if (const char* why_not = impl->declines(call)) {

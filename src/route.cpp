@@ -60,6 +60,28 @@ bool pays(const Thresholds& t, Routine r, const Shape& s, Decision& why_not) {
   return true;
 }
 
+// Whether a device route's modelled time, plus the start-up it would wait for, beats the
+// fallback's on this host; if not, why not goes to `why`. With uncertain figures the device
+// must be twice as fast.
+bool weigh(const DeviceCost& cost, const HostView& host, double startup, Routine r,
+           const Shape& s, char* why, std::size_t size) {
+  const double fallback = fallback_seconds(*host.rates, r, s);
+  const double device = cost.seconds(s);
+  const double factor = host.certain ? 1.0 : 2.0;
+  const char* uncertain = host.certain ? "" : " (uncalibrated: the device must be twice as fast)";
+  if (device * factor >= fallback) {
+    std::snprintf(why, size, "does not pay: device %.3g s, fallback %.3g s%s", device, fallback,
+                  uncertain);
+    return false;
+  }
+  if ((device + startup) * factor >= fallback) {
+    std::snprintf(why, size, "cold device: start-up %.2g s > gain %.2g s%s", startup,
+                  fallback / factor - device, uncertain);
+    return false;
+  }
+  return true;
+}
+
 Decision forced(Backend b, const Candidate& c, const char* routine) {
   if (!c.registered) {
     return make(Backend::fallback, "forced %s: %s has no %s route in this build",
@@ -82,8 +104,31 @@ const char* backend_name(Backend b) {
   return "?";
 }
 
+double startup_to_pay(device::State state, double elapsed, double estimate) {
+  switch (state) {
+    case device::State::cold: return estimate;
+    case device::State::starting: return estimate > elapsed ? estimate - elapsed : 0.0;
+    case device::State::started:
+    case device::State::failed: return 0.0;
+  }
+  return estimate;
+}
+
+HostView current_host_view() {
+  const Calibration& c = calibration();
+  HostView v;
+  v.rates = &c.figures.rates;
+  v.certain = c.certain;
+  for (device::Family f : {device::Family::cuda, device::Family::opencl}) {
+    const double estimate =
+        f == device::Family::cuda ? c.figures.cuda_start_s : c.figures.opencl_start_s;
+    v.startup_s[int(f)] = startup_to_pay(device::state(f), device::seconds_starting(f), estimate);
+  }
+  return v;
+}
+
 Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
-                const Candidate& cpu, const Candidate& gpu) {
+                const Candidate& cpu, const Candidate& gpu, const HostView* host) {
   const char* name = routine_name(r);
   if (cfg.disabled) return make(Backend::fallback, "disabled");
   if (quick) return make(Backend::fallback, "%s", quick);
@@ -94,20 +139,39 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     case RouteChoice::automatic: break;
   }
   Decision why_not;
-  if (!pays(cfg.thresholds, r, s, why_not)) return why_not;
+  if (!s.on_device && !pays(cfg.thresholds, r, s, why_not)) return why_not;
   const char* why_not_accelerated = nullptr;
-  std::optional<Decision> not_paying;  // a usable route whose cost model said no
+  std::optional<Decision> not_paying;  // a route whose cost model said no
+  const auto declined = [&](Backend b, const char* costly) {
+    if (!not_paying) not_paying = make(Backend::fallback, "%s route %s", backend_name(b), costly);
+  };
   for (Backend b : {Backend::gpu, Backend::cpu}) {
     const Candidate& c = b == Backend::gpu ? gpu : cpu;
     if (!c.registered) continue;
-    const char* why = c.forced_only ? c.forced_only : c.unusable();
-    if (!why) {
-      char costly[sizeof Decision::reason];
-      if (!c.pays || c.pays(s, costly, sizeof costly)) return make(b, "auto");
-      if (!not_paying) not_paying = make(Backend::fallback, "%s route %s", backend_name(b), costly);
+    if (c.forced_only) {
+      if (!why_not_accelerated) why_not_accelerated = c.forced_only;
       continue;
     }
-    if (!why_not_accelerated) why_not_accelerated = why;
+    char costly[sizeof Decision::reason];
+    const bool weighed = c.cost && host && !s.on_device;
+    // Before anything starts: a cold device is started only for a call that pays for it.
+    if (weighed && !weigh(*c.cost, *host, host->startup_s[int(c.cost->family)], r, s, costly,
+                          sizeof costly)) {
+      declined(b, costly);
+      continue;
+    }
+    if (const char* why = c.unusable()) {
+      if (!why_not_accelerated) why_not_accelerated = why;
+      continue;
+    }
+    // Started now: the device's own figures (its tuning entry) may differ from the shipped ones.
+    if (weighed && !weigh(*c.cost, *host, 0.0, r, s, costly, sizeof costly)) {
+      declined(b, costly);
+      continue;
+    }
+    if (s.on_device) return make(b, "operands in device memory");
+    if (!c.pays || c.pays(s, costly, sizeof costly)) return make(b, "auto");
+    declined(b, costly);
   }
   if (not_paying) return *not_paying;
   if (why_not_accelerated) return make(Backend::fallback, "%s", why_not_accelerated);

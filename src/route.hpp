@@ -6,7 +6,9 @@
 
 #include <cstddef>
 
+#include "calibration.hpp"
 #include "config.hpp"
+#include "device/startup.hpp"
 #include "routine.hpp"
 
 namespace switchyard {
@@ -20,6 +22,19 @@ struct Decision {
   char reason[120] = "";
 };
 
+// What a device route costs, known without starting the device: the family
+// whose start-up a cold call would pay, and the modelled seconds of a call on
+// the started device with its operands in host memory.
+struct DeviceCost {
+  device::Family family;
+  double (*seconds)(const Shape& s);
+};
+
+// The start-up a call would wait for now: 0 when the device is started (or
+// failed: then the route is unusable anyway), the rest of `estimate` when it
+// is starting in the background, else all of it.
+double startup_to_pay(device::State state, double elapsed, double estimate);
+
 // What the router knows of one backend's implementation of a routine.
 struct Candidate {
   bool registered = false;  // the route exists in this build
@@ -31,11 +46,27 @@ struct Candidate {
   // false (and why in `why`) when the call would be faster in the fallback.
   // Null: every shape past the thresholds pays.
   bool (*pays)(const Shape& s, char* why, std::size_t size) = nullptr;
+  // The device route's cost, weighed against the fallback's (calibration.hpp) before the device
+  // is started; null for a route that runs on the host.
+  const DeviceCost* cost = nullptr;
+};
+
+// What the router weighs a device route against: the fallback's figures on
+// this host, and whether they are certain (else a device must be twice as
+// fast), and each device family's start-up as it stands now.
+struct HostView {
+  const FallbackRates* rates = nullptr;
+  bool certain = true;
+  double startup_s[device::family_count] = {};  // startup_to_pay of each family
 };
 
 // Decides the backend for one call. `quick` is set by the entry point when
 // the call is a quick return or a workspace query, which the fallback answers.
+// `host` is null where no route has a DeviceCost (then none is weighed).
 Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
-                const Candidate& cpu, const Candidate& gpu);
+                const Candidate& cpu, const Candidate& gpu, const HostView* host = nullptr);
+
+// The HostView of this process now: calibration() and the devices' states.
+HostView current_host_view();
 
 }  // namespace switchyard

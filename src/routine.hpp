@@ -17,6 +17,9 @@ struct Shape {
   std::int64_t m = 0, n = 0, k = 0;
   // 0 where the routine has no transpose; xORMQR puts SIDE and TRANS here.
   char transa = 0, transb = 0;
+  // The operands are in device or managed memory: the device route takes the call whatever
+  // the cost model says, since the fallback can not read them.
+  bool on_device = false;
 };
 
 // Floating-point operations of one call, LAPACK's operation-count convention.

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "config.hpp"
+#include "device/startup.hpp"
 
 namespace switchyard {
 namespace {
@@ -63,7 +64,7 @@ void write_trace_line(const std::string& line) {
 }
 
 std::string format_trace_line(const TraceEvent& e) {
-  char text[512];
+  char text[1024];
   int n = std::snprintf(text, sizeof text, "switchyard: call=%llu parent=%llu depth=%d %s",
                         (unsigned long long)e.id, (unsigned long long)e.parent, e.depth,
                         routine_name(e.routine));
@@ -76,8 +77,12 @@ std::string format_trace_line(const TraceEvent& e) {
   if (e.shape.transa) {
     n += std::snprintf(text + n, sizeof text - n, " k=%lld", (long long)e.shape.k);
   }
-  std::snprintf(text + n, sizeof text - n, " route=%s reason=\"%s\" time_ms=%.3f\n",
-                backend_name(e.decision.backend), e.decision.reason, e.seconds * 1e3);
+  n += std::snprintf(text + n, sizeof text - n, " route=%s reason=\"%s\" time_ms=%.3f",
+                     backend_name(e.decision.backend), e.decision.reason, e.seconds * 1e3);
+  if (!e.startup.empty()) {
+    n += std::snprintf(text + n, sizeof text - n, " startup=\"%s\"", e.startup.c_str());
+  }
+  std::snprintf(text + n, sizeof text - n, "\n");
   return text;
 }
 
@@ -125,6 +130,7 @@ CallRecord::CallRecord(Routine r, const Shape& s) : start_(std::chrono::steady_c
   event_.depth = current_depth;
   event_.routine = r;
   event_.shape = s;
+  phases_before_ = device::phase_count();
   current_call = event_.id;
   ++current_depth;
 }
@@ -134,6 +140,8 @@ CallRecord::~CallRecord() {
   --current_depth;
   event_.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  // The device start-up paid while this call ran (in a nested call too: its time is part of this one's).
+  if (device::phase_count() != phases_before_) event_.startup = device::breakdown_since(phases_before_);
   record_totals(event_.routine, event_.decision.backend, event_.seconds,
                 routine_flops(event_.routine, event_.shape));
   const int fd = trace_fd();

@@ -23,10 +23,12 @@ struct TraceEvent {
   Shape shape;
   Decision decision;
   double seconds = 0.0;
+  std::string startup;  // the device start-up this call paid for, phase by phase, or ""
 };
 
 // "switchyard: call=3 parent=2 depth=1 dgemm transa=N transb=T m=.. n=.. k=..
-//  route=fallback reason="..." time_ms=..." (one line, with its newline).
+//  route=fallback reason="..." time_ms=... [startup="cuda driver 120 ms, ..."]" (one line, with
+//  its newline).
 std::string format_trace_line(const TraceEvent& e);
 
 // Calls, time and flops of one routine, by backend.
@@ -63,6 +65,7 @@ class CallRecord {
  private:
   TraceEvent event_;
   std::chrono::steady_clock::time_point start_;
+  std::uint64_t phases_before_ = 0;
 };
 
 }  // namespace switchyard

@@ -6,6 +6,7 @@
 
 #include "config.hpp"
 #include "device/probe.hpp"
+#include "device/startup.hpp"
 
 namespace switchyard::cuda {
 namespace {
@@ -56,20 +57,34 @@ cudaError_t use_device() {
 }  // namespace
 
 const char* unavailable() {
+  // The whole start, timed: the driver, then the context, which the first call would otherwise
+  // create inside its first allocation.
   static const std::string why = [] {
-    const DeviceProbe& probe = probe_devices();
-    if (probe.cuda.empty()) return probe.cuda_absent;
-    int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) return "CUDA runtime: " + describe(status);
-    if (count == 0) return std::string("no CUDA device");
-    return std::string();
+    device::begin_start(device::Family::cuda);
+    const std::string failure = [] {
+      {
+        const device::Phase timed(device::Family::cuda, "driver");
+        const DeviceProbe& probe = probe_cuda_devices();
+        if (probe.cuda.empty()) return probe.cuda_absent;
+      }
+      const device::Phase timed(device::Family::cuda, "context");
+      int count = 0;
+      cudaError_t status = cudaGetDeviceCount(&count);
+      if (status != cudaSuccess) return "CUDA runtime: " + describe(status);
+      if (count == 0) return std::string("no CUDA device");
+      status = use_device();
+      if (status == cudaSuccess) status = cudaFree(nullptr);
+      if (status != cudaSuccess) return "CUDA context: " + describe(status);
+      return std::string();
+    }();
+    device::end_start(device::Family::cuda, failure.empty());
+    return failure;
   }();
   return why.empty() ? nullptr : why.c_str();
 }
 
 int device_ordinal() {
-  const int count = int(probe_devices().cuda.size());
+  const int count = int(probe_cuda_devices().cuda.size());
   return count > 0 ? config().device % count : 0;
 }
 
@@ -131,6 +146,7 @@ DeviceBuffer::~DeviceBuffer() {
 }
 
 struct Staging::Set {
+  int count = 0;
   void* slots[kSlots];
   cudaEvent_t events[kSlots];
 };
@@ -143,35 +159,32 @@ Pool<Staging::Set*>& staging_sets() {
 }  // namespace
 
 Staging::Staging() {
-  if (staging_sets().take(set_)) return;
-  status_ = use_device();
-  if (status_ != cudaSuccess) return;
-  auto* set = new Set{};
-  int made = 0;
-  for (; made < kSlots; ++made) {
-    status_ = cudaMallocHost(&set->slots[made], kSlotBytes);
-    if (status_ != cudaSuccess) break;
-    status_ = cudaEventCreateWithFlags(&set->events[made], cudaEventDisableTiming);
-    if (status_ != cudaSuccess) {
-      cudaFreeHost(set->slots[made]);
-      break;
+  if (!staging_sets().take(set_)) set_ = new Set{};
+}
+
+Staging::~Staging() { staging_sets().give(set_); }
+
+cudaError_t Staging::reserve(int wanted) {
+  wanted = wanted < kSlots ? wanted : kSlots;
+  if (set_->count >= wanted) return cudaSuccess;
+  cudaError_t status = use_device();
+  if (status != cudaSuccess) return status;
+  const device::Phase timed(device::Family::cuda, "pinned staging");
+  while (set_->count < wanted) {
+    const int i = set_->count;
+    status = cudaMallocHost(&set_->slots[i], kSlotBytes);
+    if (status != cudaSuccess) return status;
+    status = cudaEventCreateWithFlags(&set_->events[i], cudaEventDisableTiming);
+    if (status != cudaSuccess) {
+      cudaFreeHost(set_->slots[i]);
+      return status;
     }
+    ++set_->count;
   }
-  if (made == kSlots) {
-    set_ = set;
-    return;
-  }
-  for (int i = 0; i < made; ++i) {
-    cudaFreeHost(set->slots[i]);
-    cudaEventDestroy(set->events[i]);
-  }
-  delete set;
+  return cudaSuccess;
 }
 
-Staging::~Staging() {
-  if (set_) staging_sets().give(set_);
-}
-
+int Staging::count() const { return set_->count; }
 void* Staging::slot(int i) const { return set_->slots[i]; }
 cudaEvent_t Staging::event(int i) const { return set_->events[i]; }
 

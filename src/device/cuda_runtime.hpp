@@ -78,7 +78,9 @@ class DeviceBuffer {
 };
 
 // A set of pinned host buffers for streaming host data through, held by one call; sets are
-// pooled and kept for the life of the process.
+// pooled and kept for the life of the process. A set starts empty and grows to what the calls
+// that hold it need: pinning memory costs about 10 ms per slot, so a call that streams a few
+// MiB does not pay for all sixteen.
 class Staging {
  public:
   static constexpr int kSlots = 16;
@@ -89,13 +91,14 @@ class Staging {
   ~Staging();
   Staging(const Staging&) = delete;
   Staging& operator=(const Staging&) = delete;
-  cudaError_t status() const { return status_; }
+  // At least min(wanted, kSlots) slots; the first error of pinning more.
+  cudaError_t reserve(int wanted);
+  int count() const;  // slots in the set: the ring size of a transfer through it
   void* slot(int i) const;
   cudaEvent_t event(int i) const;  // recorded after the slot's transfer is enqueued
 
  private:
   Set* set_ = nullptr;
-  cudaError_t status_ = cudaSuccess;
 };
 
 // Whether the GPU can work on p in place (device or managed memory); host memory, pinned or

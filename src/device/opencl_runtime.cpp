@@ -3,11 +3,13 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cstdlib>
 
 #include "config.hpp"
 #include "device/program_cache.hpp"
+#include "device/startup.hpp"
 
 namespace switchyard::opencl {
 namespace {
@@ -311,6 +313,10 @@ void Runtime::give_back(cl_mem mem, std::size_t bytes) {
 
 cl_program Runtime::build(const std::string& source, const std::string& options,
                           std::string& error) {
+  const auto began = std::chrono::steady_clock::now();
+  const auto took = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  };
   const std::string key = program_cache::key(info_, source, options);
   cl_int r = CL_SUCCESS;
   std::vector<unsigned char> binary;
@@ -322,6 +328,7 @@ cl_program Runtime::build(const std::string& source, const std::string& options,
         api_->CreateProgramWithBinary(context_, 1, &device_, &size, &bytes, &status, &r);
     if (r == CL_SUCCESS && status == CL_SUCCESS &&
         api_->BuildProgram(p, 1, &device_, options.c_str(), nullptr, nullptr) == CL_SUCCESS) {
+      device::add_phase(device::Family::opencl, "program from the cache", took());
       return p;
     }
     if (p) api_->ReleaseProgram(p);  // a stale or corrupt entry: built again from source
@@ -352,14 +359,22 @@ cl_program Runtime::build(const std::string& source, const std::string& options,
       program_cache::store(key, binary);
     }
   }
+  device::add_phase(device::Family::opencl, "program compiled", took());
   return p;
 }
 
 Runtime* runtime(const char** why) {
   static std::string failure;
   static Runtime* started = [] {
+    device::begin_start(device::Family::opencl);
     Runtime* r = new Runtime();  // kept until exit: device objects outlive static destructors
-    if (!r->start(failure)) {
+    bool ok;
+    {
+      const device::Phase timed(device::Family::opencl, "driver and context");
+      ok = r->start(failure);
+    }
+    device::end_start(device::Family::opencl, ok);
+    if (!ok) {
       delete r;
       return static_cast<Runtime*>(nullptr);
     }

@@ -1,5 +1,7 @@
 #include "device/opencl_staging.hpp"
 
+#include "device/startup.hpp"
+
 namespace switchyard::opencl {
 
 bool Staging::start(Runtime& rt, std::string& error) {
@@ -42,6 +44,7 @@ Staging* staging(Runtime& rt, std::string& error) {
   // Kept until exit, as the runtime is; a failed start keeps what it made
   // (the context owns it) and the next call tries again.
   Staging* s = new Staging();
+  const device::Phase timed(device::Family::opencl, "pinned staging");
   if (!s->start(rt, error)) return nullptr;
   made = s;
   return made;

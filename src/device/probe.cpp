@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -132,12 +133,42 @@ void probe_opencl(DeviceProbe& p) {
   }
 }
 
+// cuPointerGetAttribute and its cuda.h values.
+using CuPointerGetAttribute = CuResult(void* data, int attribute, std::uintptr_t pointer);
+constexpr int cu_pointer_memory_type = 2, cu_pointer_is_managed = 8;
+constexpr unsigned cu_memory_type_device = 2;
+
 }  // namespace
 
-const DeviceProbe& probe_devices() {
+bool cuda_device_pointer(const void* p) {
+  static std::atomic<CuPointerGetAttribute*> found{nullptr};
+  CuPointerGetAttribute* get = found.load(std::memory_order_acquire);
+  if (!get) {
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!lib) return false;
+    get = symbol<CuPointerGetAttribute>(lib, "cuPointerGetAttribute");
+    if (!get) return false;
+    found.store(get, std::memory_order_release);  // the driver stays loaded: lib is never closed
+  }
+  unsigned type = 0;
+  int managed = 0;
+  const auto pointer = reinterpret_cast<std::uintptr_t>(p);
+  if (get(&managed, cu_pointer_is_managed, pointer) == 0 && managed) return true;
+  return get(&type, cu_pointer_memory_type, pointer) == 0 && type == cu_memory_type_device;
+}
+
+const DeviceProbe& probe_cuda_devices() {
   static const DeviceProbe probe = [] {
     DeviceProbe p;
     probe_cuda(p);
+    return p;
+  }();
+  return probe;
+}
+
+const DeviceProbe& probe_devices() {
+  static const DeviceProbe probe = [] {
+    DeviceProbe p = probe_cuda_devices();
     probe_opencl(p);
     return p;
   }();

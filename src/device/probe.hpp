@@ -33,4 +33,13 @@ struct DeviceProbe {
 // Probed once per process; later calls return the same answer.
 const DeviceProbe& probe_devices();
 
+// Whether p is CUDA device or managed memory, asked of the driver only where the process has
+// already loaded it (no device memory exists otherwise): never starts a device.
+bool cuda_device_pointer(const void* p);
+
+// The CUDA part alone (the OpenCL fields empty): what the CUDA routes need,
+// without loading an OpenCL driver, which can take longer than CUDA's own
+// start.
+const DeviceProbe& probe_cuda_devices();
+
 }  // namespace switchyard

@@ -43,17 +43,6 @@ bool make_directories(const std::string& path) {
 
 }  // namespace
 
-std::string directory() {
-  if (!config().cache_dir.empty()) return config().cache_dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
-    return std::string(xdg) + "/switchyard";
-  }
-  if (const char* home = std::getenv("HOME"); home && *home) {
-    return std::string(home) + "/.cache/switchyard";
-  }
-  return "";
-}
-
 std::string key(const opencl::DeviceInfo& device, const std::string& source,
                 const std::string& options) {
   std::uint64_t h = fnv1a(device.platform, 1469598103934665603ull);
@@ -67,7 +56,7 @@ std::string key(const opencl::DeviceInfo& device, const std::string& source,
 }
 
 bool load(const std::string& key, std::vector<unsigned char>& binary) {
-  const std::string dir = directory();
+  const std::string dir = cache_directory();
   if (dir.empty()) return false;
   FILE* f = std::fopen((dir + "/" + key).c_str(), "rb");
   if (!f) return false;
@@ -86,7 +75,7 @@ bool load(const std::string& key, std::vector<unsigned char>& binary) {
 }
 
 void store(const std::string& key, const std::vector<unsigned char>& binary) {
-  const std::string dir = directory();
+  const std::string dir = cache_directory();
   if (dir.empty() || !make_directories(dir)) return;
   // Written under a temporary name and renamed, so that a reader in another
   // process never sees half an entry.

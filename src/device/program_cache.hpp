@@ -1,8 +1,7 @@
 // Program binaries on disk, so that a kernel the OpenCL compiler built once
 // (seconds on PoCL) loads in milliseconds in every later process.
 //
-// Where: $SWITCHYARD_CACHE_DIR, else $XDG_CACHE_HOME/switchyard, else
-// ~/.cache/switchyard. An entry's name is a hash of the platform, device,
+// Where: cache_directory() (config.hpp). An entry's name is a hash of the platform, device,
 // driver version, build options and source, so a driver update or a changed
 // kernel never loads a stale binary. The cache is an optimisation only: a
 // directory that cannot be made or written, or an entry that is truncated or
@@ -15,9 +14,6 @@
 #include "device/opencl_runtime.hpp"
 
 namespace switchyard::program_cache {
-
-// The cache directory (not created here); "" when no home can be found.
-std::string directory();
 
 // The entry name of a program built from `source` with `options` on `device`.
 std::string key(const opencl::DeviceInfo& device, const std::string& source,

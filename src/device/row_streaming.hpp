@@ -49,34 +49,38 @@ void unpack_rows(const T* buffer, long long first, long long rows, int n, T* a, 
 
 }  // namespace detail
 
-// Sends the m x n host matrix a to `device`. Helper threads pack chunks into the slots up to
-// kSlots - 1 ahead; after each chunk's transfer is enqueued, `after(first, rows)` may enqueue
-// work on those rows and returns its launch status. Returns the first error.
+// Sends the m x n host matrix a to `device`, through as many slots as it has chunks, up to
+// Staging::kSlots. Helper threads pack chunks into the slots up to all but one ahead; after
+// each chunk's transfer is enqueued, `after(first, rows)` may enqueue work on those rows and
+// returns its launch status. Returns the first error.
 template <class T, class After>
 cudaError_t upload_rows(const T* a, long long lda, long long m, int n, T* device,
-                        const Staging& staging, const RowChunks& chunks, cudaStream_t stream,
+                        Staging& staging, const RowChunks& chunks, cudaStream_t stream,
                         After&& after) {
-  constexpr int kSlots = Staging::kSlots;
-  const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % kSlots)); };
+  if (const cudaError_t pinned = staging.reserve(chunks.count); pinned != cudaSuccess) {
+    return pinned;
+  }
+  const int slots = staging.count();
+  const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % slots)); };
   std::vector<std::future<void>> packed(std::size_t(chunks.count));
   const auto pack = [&](int c) {
     packed[c] = std::async(std::launch::async, [&, c] {
-      // Whatever the slot held last (chunk c - kSlots, or a chunk of an earlier transfer
+      // Whatever the slot held last (chunk c - slots, or a chunk of an earlier transfer
       // through the same staging) has left it; an event never recorded is complete.
-      cudaEventSynchronize(staging.event(c % kSlots));
+      cudaEventSynchronize(staging.event(c % slots));
       detail::pack_rows(a, lda, chunks.first(c), chunks.rows(c, m), n, slot(c));
     });
   };
-  for (int c = 0; c < std::min(chunks.count, kSlots - 1); ++c) pack(c);
+  for (int c = 0; c < std::min(chunks.count, slots - 1); ++c) pack(c);
   cudaError_t status = cudaSuccess;
   for (int c = 0; c < chunks.count; ++c) {
-    if (c + kSlots - 1 < chunks.count) pack(c + kSlots - 1);
+    if (c + slots - 1 < chunks.count) pack(c + slots - 1);
     packed[c].wait();
     if (status != cudaSuccess) continue;
     const long long first = chunks.first(c), rows = chunks.rows(c, m);
     status = cudaMemcpy2DAsync(device + first, sizeof(T) * m, slot(c), sizeof(T) * rows,
                                sizeof(T) * rows, n, cudaMemcpyHostToDevice, stream);
-    if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % kSlots), stream);
+    if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % slots), stream);
     if (status == cudaSuccess) status = after(first, rows);
   }
   return status;
@@ -86,20 +90,23 @@ cudaError_t upload_rows(const T* a, long long lda, long long m, int n, T* device
 // while later chunks are in flight. Returns once every chunk is in a, with the first error.
 template <class T>
 cudaError_t download_rows(const T* device, long long m, int n, T* a, long long lda,
-                          const Staging& staging, const RowChunks& chunks, cudaStream_t stream) {
-  constexpr int kSlots = Staging::kSlots;
-  const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % kSlots)); };
+                          Staging& staging, const RowChunks& chunks, cudaStream_t stream) {
+  if (const cudaError_t pinned = staging.reserve(chunks.count); pinned != cudaSuccess) {
+    return pinned;
+  }
+  const int slots = staging.count();
+  const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % slots)); };
   std::vector<std::future<void>> unpacked(std::size_t(chunks.count));
   cudaError_t status = cudaSuccess;
   for (int c = 0; c < chunks.count; ++c) {
-    if (c >= kSlots) unpacked[c - kSlots].wait();
+    if (c >= slots) unpacked[c - slots].wait();
     const long long first = chunks.first(c), rows = chunks.rows(c, m);
     status = cudaMemcpy2DAsync(slot(c), sizeof(T) * rows, device + first, sizeof(T) * m,
                                sizeof(T) * rows, n, cudaMemcpyDeviceToHost, stream);
-    if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % kSlots), stream);
+    if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % slots), stream);
     if (status != cudaSuccess) break;
     unpacked[c] = std::async(std::launch::async, [&, c, first, rows] {
-      cudaEventSynchronize(staging.event(c % kSlots));
+      cudaEventSynchronize(staging.event(c % slots));
       detail::unpack_rows(slot(c), first, rows, n, a, lda);
     });
   }
@@ -114,7 +121,7 @@ cudaError_t download_rows(const T* device, long long m, int n, T* a, long long l
 // half-written answer.
 template <class T>
 void write_back_rows(const T* device, long long m, int n, T* a, long long lda,
-                     const Staging& staging, const RowChunks& chunks, cudaStream_t stream) {
+                     Staging& staging, const RowChunks& chunks, cudaStream_t stream) {
   cudaError_t status;
   try {
     status = download_rows(device, m, n, a, lda, staging, chunks, stream);
@@ -140,11 +147,8 @@ class OnDevice {
     if (device_accessible(host_or_device)) return;
     copy_.emplace(sizeof(T) * std::size_t(m) * std::size_t(n), stream_);
     status_ = copy_->status();
-    if (status_ == cudaSuccess && !staging) {
-      staging.emplace();
-      status_ = staging->status();
-    }
     if (status_ != cudaSuccess) return;
+    if (!staging) staging.emplace();
     staging_ = &*staging;
     status_ = upload_rows(caller_, ld, m, n, get(), *staging_, chunks(), stream_,
                           [](long long, long long) { return cudaSuccess; });
@@ -164,7 +168,7 @@ class OnDevice {
   int n_;
   cudaStream_t stream_;
   std::optional<DeviceBuffer> copy_;
-  const Staging* staging_ = nullptr;
+  Staging* staging_ = nullptr;
   cudaError_t status_ = cudaSuccess;
 };
 

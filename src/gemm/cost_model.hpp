@@ -5,10 +5,12 @@
 // kernel. Its time is modelled as
 //   launch + mk e / link + max((kn + mn) e / link, 2mnk / kernel rate) + mn e / (8 link)
 // (e the element size; C is counted as uploaded, as it is when beta != 0;
-// 8 panels), against 2mnk / host rate for the fallback. The device's
-// constants come from its tuning entry (kernel rate) and the table in
-// cost_model.cpp (staged link rate, launch); the host rate is
-// SWITCHYARD_GEMM_HOST_GFLOPS.
+// 8 panels). The kernel rate is the tuning entry's, times the share of the
+// device's compute units that C's tiles occupy: a 64 x 64 C is one tile,
+// and runs on one unit. The device's constants come from its tuning entry
+// (kernel rate, tile) and the table in cost_model.cpp (staged link rate,
+// launch, compute units). The router weighs the result against the
+// fallback's time on this host (calibration.hpp).
 #pragma once
 
 #include <cstddef>
@@ -18,20 +20,17 @@
 namespace switchyard::gemm {
 
 struct CostModel {
-  double kernel_gflops;  // the TN kernel's rate on this device
+  double kernel_gflops;  // the TN kernel's rate on this device, C filling every unit
+  int tile_m, tile_n;    // the kernel's tile of C
+  int compute_units;     // work-groups the device runs at once, at one per unit
   double link_gbs;       // host <-> device through the pinned slots, each way
   double launch_s;       // fixed cost of one call: launches, synchronisation
 };
 
-// The constants for a device (by name, and whether it is a GPU).
-CostModel cost_model(const char* device_name, double kernel_gflops);
+// The constants for a device (by name) and its kernel (rate and tile).
+CostModel cost_model(const char* device_name, double kernel_gflops, int tile_m, int tile_n);
 
-// Modelled seconds of one call on the device and in the fallback.
+// Modelled seconds of one call on the device.
 double device_seconds(const CostModel& model, std::size_t element_size, const Shape& s);
-double host_seconds(double host_gflops, const Shape& s);
-
-// True when the device is modelled faster; else false and why in `why`.
-bool device_pays(const CostModel& model, double host_gflops, std::size_t element_size,
-                 const Shape& s, char* why, std::size_t size);
 
 }  // namespace switchyard::gemm

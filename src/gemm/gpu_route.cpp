@@ -1,9 +1,11 @@
 // The gpu route of sgemm/dgemm: the copy kernels and the generated TN kernel
 // on the OpenCL device, host operands streamed through pinned slots
 // (streamed_gemm.hpp), with the kernel parameters of the device's tuning
-// entry. Taken automatically when the cost model
-// (cost_model.hpp) says the flops pay for the transfers, and never on an
-// OpenCL CPU device (PoCL), where it runs only when forced.
+// entry. Taken automatically when the cost model (cost_model.hpp) gives the
+// device, start-up included when it is cold, less time than the fallback on
+// this host (route.cpp), and never on an OpenCL CPU device (PoCL), where it
+// runs only when forced.
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <string>
@@ -12,6 +14,7 @@
 #include "calls.hpp"
 #include "config.hpp"
 #include "device/opencl_runtime.hpp"
+#include "device/startup.hpp"
 #include "dispatch.hpp"
 #include "fallback.hpp"
 #include "gemm/cost_model.hpp"
@@ -96,20 +99,41 @@ bool run(const GemmCall<T>& g) {
 }
 
 template <class T>
-bool pays(const Shape& s, char* why, std::size_t size) {
+bool pays(const Shape&, char* why, std::size_t size) {
   const char* unused = nullptr;
-  const opencl::Runtime* rt = opencl::runtime(&unused);
-  if (!rt->device().is_gpu) {
-    std::snprintf(why, size, "only when forced: the OpenCL device is not a GPU");
-    return false;
+  if (opencl::runtime(&unused)->device().is_gpu) return true;
+  std::snprintf(why, size, "only when forced: the OpenCL device is not a GPU");
+  return false;
+}
+
+// The modelled time on the device: its own tuning entry once it is started, and before that
+// the first shipped entry for a GPU (the H200's), so that a cold call is weighed without
+// starting anything.
+template <class T>
+double device_seconds(const Shape& s) {
+  const char* unused = nullptr;
+  if (device::state(device::Family::opencl) == device::State::started) {
+    const opencl::Runtime& rt = *opencl::runtime(&unused);
+    const gemm::TuningEntry& e = selection<T>(rt).entry;
+    return gemm::device_seconds(
+        gemm::cost_model(rt.device().name.c_str(), e.gflops, e.params.ml, e.params.nl),
+        sizeof(T), s);
   }
-  const gemm::CostModel model =
-      gemm::cost_model(rt->device().name.c_str(), selection<T>(*rt).entry.gflops);
-  return gemm::device_pays(model, config().thresholds.gemm_host_gflops, sizeof(T), s, why, size);
+  // The shipped entries list the GPU's first, each precision's before the CPU device's.
+  static const gemm::TuningEntry& shipped = *std::find_if(
+      gemm::shipped_entries().begin(), gemm::shipped_entries().end(),
+      [](const gemm::TuningEntry& e) { return e.precision == precision<T>; });
+  return gemm::device_seconds(gemm::cost_model(shipped.device.c_str(), shipped.gflops,
+                                               shipped.params.ml, shipped.params.nl),
+                              sizeof(T), s);
 }
 
 template <class T>
-const Implementation<GemmCall<T>> opencl_gemm{unusable<T>, declines<T>, run<T>, nullptr, pays<T>};
+const DeviceCost cost{device::Family::opencl, device_seconds<T>};
+
+template <class T>
+const Implementation<GemmCall<T>> opencl_gemm{unusable<T>, declines<T>, run<T>, nullptr, pays<T>,
+                                              &cost<T>};
 
 // For switchyard info: the device the route would take and its tuning
 // entries, found without starting the device.
@@ -138,6 +162,7 @@ void print_info(FILE* out) {
   Implementations<GemmCall<float>>::gpu = &opencl_gemm<float>;
   Implementations<GemmCall<double>>::gpu = &opencl_gemm<double>;
   print_gemm_info = print_info;
+  device::register_starter(device::Family::opencl, [] { unusable<double>(); });
   return true;
 }();
 

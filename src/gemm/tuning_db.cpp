@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "device/program_cache.hpp"
+#include "config.hpp"
 #include "gemm/nv_families.hpp"
 
 namespace switchyard::gemm {
@@ -73,7 +73,7 @@ std::vector<TuningEntry> read_database(const std::string& path) {
 }
 
 std::string database_path() {
-  const std::string dir = program_cache::directory();
+  const std::string dir = cache_directory();
   return dir.empty() ? "" : dir + "/gemm-tuning.txt";
 }
 

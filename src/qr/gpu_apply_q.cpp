@@ -75,12 +75,7 @@ class Job {
     }
     const cudaError_t allocated = allocate(sizes);
     if (allocated != cudaSuccess) return cuda::fail(error, "no device workspace", allocated);
-    if (needs_staging) {
-      staging_.emplace();
-      if (staging_->status() != cudaSuccess) {
-        return cuda::fail(error, "no pinned staging", staging_->status());
-      }
-    }
+    if (needs_staging) staging_.emplace();
     return true;
   }
   const Workspace<T>& ws() const { return ws_; }

@@ -6,8 +6,10 @@
 
 #include "calls.hpp"
 #include "device/cuda_runtime.hpp"
+#include "device/probe.hpp"
 #include "dispatch.hpp"
 #include "optimal_lwork.hpp"
+#include "qr/gpu_cost.hpp"
 #include "qr/gpu_wide_q.hpp"
 
 namespace switchyard {
@@ -61,9 +63,30 @@ bool ormqr_run(const OrmqrCall<T>& g) {
 }
 
 template <class T>
-const Implementation<OrgqrCall<T>> gpu_orgqr{cuda::unavailable, orgqr_declines<T>, orgqr_run<T>};
+bool orgqr_resident(const OrgqrCall<T>& g) {
+  return cuda_device_pointer(g.a);
+}
+
 template <class T>
-const Implementation<OrmqrCall<T>> gpu_ormqr{cuda::unavailable, ormqr_declines<T>, ormqr_run<T>};
+bool ormqr_resident(const OrmqrCall<T>& g) {
+  return cuda_device_pointer(g.a) || cuda_device_pointer(g.c);
+}
+
+template <class T>
+const DeviceCost orgqr_cost{
+    device::Family::cuda,
+    qr::device_seconds<T, sizeof(T) == 8 ? Routine::dorgqr : Routine::sorgqr>};
+template <class T>
+const DeviceCost ormqr_cost{
+    device::Family::cuda,
+    qr::device_seconds<T, sizeof(T) == 8 ? Routine::dormqr : Routine::sormqr>};
+
+template <class T>
+const Implementation<OrgqrCall<T>> gpu_orgqr{cuda::unavailable, orgqr_declines<T>, orgqr_run<T>,
+                                             nullptr, nullptr, &orgqr_cost<T>, orgqr_resident<T>};
+template <class T>
+const Implementation<OrmqrCall<T>> gpu_ormqr{cuda::unavailable, ormqr_declines<T>, ormqr_run<T>,
+                                             nullptr, nullptr, &ormqr_cost<T>, ormqr_resident<T>};
 
 // Plugging the routes in: the router sees them from the first call on.
 [[maybe_unused]] const bool registered = [] {

@@ -5,7 +5,9 @@
 
 #include "calls.hpp"
 #include "device/cuda_runtime.hpp"
+#include "device/probe.hpp"
 #include "dispatch.hpp"
+#include "qr/gpu_cost.hpp"
 #include "tsqr/gpu_tsqr.hpp"
 #include "optimal_lwork.hpp"
 
@@ -33,12 +35,26 @@ bool run(const GeqrfCall<T>& g) {
 }
 
 template <class T>
-const Implementation<GeqrfCall<T>> gpu_tsqr{cuda::unavailable, declines<T>, run<T>};
+bool resident(const GeqrfCall<T>& g) {
+  return cuda_device_pointer(g.a);
+}
 
-// Plugging the route in: the router sees it from the first call on.
+template <class T>
+constexpr Routine routine = sizeof(T) == 8 ? Routine::dgeqrf : Routine::sgeqrf;
+
+template <class T>
+const DeviceCost cost{device::Family::cuda, qr::device_seconds<T, routine<T>>};
+
+template <class T>
+const Implementation<GeqrfCall<T>> gpu_tsqr{cuda::unavailable, declines<T>, run<T>, nullptr,
+                                            nullptr, &cost<T>, resident<T>};
+
+// Plugging the route in: the router sees it from the first call on, and a background start
+// starts the CUDA device through it.
 [[maybe_unused]] const bool registered = [] {
   Implementations<GeqrfCall<float>>::gpu = &gpu_tsqr<float>;
   Implementations<GeqrfCall<double>>::gpu = &gpu_tsqr<double>;
+  device::register_starter(device::Family::cuda, [] { cuda::unavailable(); });
   return true;
 }();
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "config.hpp"
 #include "device/opencl_runtime.hpp"
 #include "device/opencl_staging.hpp"
 #include "device/program_cache.hpp"
@@ -186,15 +187,18 @@ TEST(GemmTuningDatabase, ShippedEntryForPoclAndGenericOtherwise) {
   EXPECT_EQ(gemm::select(other, Precision::f32).source, "generic GPU default");
 }
 
-TEST(GemmCostModel, LargeProductsPayAndSmallOnesDoNot) {
-  const gemm::CostModel h200 = gemm::cost_model("NVIDIA H200", 30000.0);
-  char why[120] = "";
-  EXPECT_TRUE(
-      gemm::device_pays(h200, 100.0, 8, Shape{8192, 8192, 8192, 'N', 'N'}, why, sizeof why));
-  // Outer product: 2mnk flops against mn bytes moved.
-  EXPECT_FALSE(gemm::device_pays(h200, 100.0, 8, Shape{8192, 8192, 4, 'N', 'N'}, why, sizeof why));
-  EXPECT_NE(std::string(why).find("does not pay"), std::string::npos);
-  EXPECT_FALSE(gemm::device_pays(h200, 100.0, 8, Shape{64, 64, 64, 'N', 'N'}, why, sizeof why));
+TEST(GemmCostModel, TransfersAndOccupancySetTheTime) {
+  const gemm::CostModel h200 = gemm::cost_model("NVIDIA H200", 30000.0, 128, 64);
+  // 8192^3: the kernel's flops dominate, at about its rate.
+  const double square = gemm::device_seconds(h200, 8, Shape{8192, 8192, 8192, 'N', 'N'});
+  EXPECT_GT(square, 2.0 * 8192.0 * 8192 * 8192 / 30000e9);
+  EXPECT_LT(square, 0.2);
+  // An outer product moves 8192^2 elements up and back for almost no flops.
+  const double outer = gemm::device_seconds(h200, 8, Shape{8192, 8192, 4, 'N', 'N'});
+  EXPECT_GT(outer, 8.0 * 8192 * 8192 / 25e9);
+  // A 64 x 64 C is one tile, on one of the 132 units: its kernel runs at 1/132 of the rate.
+  const double gram = gemm::device_seconds(h200, 8, Shape{64, 64, 1 << 22, 'T', 'N'});
+  EXPECT_GT(gram, 132.0 * 2.0 * 64 * 64 * (1 << 22) / 30000e9);
 }
 
 // A device run that stopped after writing part of C is finished block by block in the
@@ -725,7 +729,7 @@ TEST(GemmOpenCl, CorruptCacheEntriesAreRebuilt) {
   program_cache::store("cl-test-entry.bin", junk);
   std::vector<unsigned char> loaded;
   if (program_cache::load("cl-test-entry.bin", loaded)) EXPECT_EQ(loaded, junk);
-  const std::string path = program_cache::directory() + "/cl-test-entry.bin";
+  const std::string path = cache_directory() + "/cl-test-entry.bin";
   if (FILE* f = std::fopen(path.c_str(), "r+b")) {  // truncated: the payload cut in half
     std::fseek(f, 0, SEEK_END);
     const long size = std::ftell(f);

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "config.hpp"
 #include "device/opencl_runtime.hpp"
-#include "device/program_cache.hpp"
 #include "gemm/device_gemm.hpp"
 #include "gemm/tuning_db.hpp"
 #include "tune/variants.hpp"
@@ -156,7 +156,7 @@ int run(const Options& o) {
   const std::vector<int> sweep = dev.is_gpu ? std::vector<int>{1024, 2048, 3072, 4096, 6144, 8192}
                                             : std::vector<int>{256, 384, 512, 768};
   const std::vector<gemm::KernelParams> all = variants(dev, o.precision);
-  const std::string dir = program_cache::directory();
+  const std::string dir = cache_directory();
   const std::string log_path =
       dir + "/tune-" + std::string(1, p) + "-" + sanitized(dev.name) + ".progress";
   std::fprintf(stderr, "device %s (%s), %c precision, %zu variants, budget %.0f s\nprogress %s\n",

@@ -1,0 +1,38 @@
+// The modelled time of the CUDA QR routes (xGEQRF, xORGQR, xORMQR) on a started device with the
+// operands in pageable host memory, for the router (route.hpp's DeviceCost). Host data streams
+// through the pinned staging, so the call is bound by the bytes it moves: measured on the H200
+// (README "Routing"), 2^22 x 32 and 2^22 x 64 double dgeqrf took 61 and 115 ms, which is about
+// 37 GB/s counting A up and back, plus the device's own work, about 3 TFLOP/s in double at
+// those widths, and about 1 ms of launches and synchronisation.
+#pragma once
+
+#include <cstddef>
+
+#include "routine.hpp"
+
+namespace switchyard::qr {
+
+inline constexpr double kStreamedBytesPerSecond = 37e9;
+inline constexpr double kCallSeconds = 1e-3;
+
+template <class T>
+inline constexpr double kDeviceFlopsPerSecond = sizeof(T) == 8 ? 3e12 : 5e12;
+
+// Bytes moved across the link: A up and back (geqrf), V up and Q back (orgqr), V and C up and
+// C back (ormqr, C of m x n from the left).
+inline double streamed_bytes(Routine r, const Shape& s, std::size_t element) {
+  const double m = double(s.m), n = double(s.n), k = double(s.k), e = double(element);
+  switch (r) {
+    case Routine::sormqr:
+    case Routine::dormqr: return e * (m * k + 2.0 * m * n);
+    default: return 2.0 * e * m * n;
+  }
+}
+
+template <class T, Routine R>
+double device_seconds(const Shape& s) {
+  return kCallSeconds + streamed_bytes(R, s, sizeof(T)) / kStreamedBytesPerSecond +
+         routine_flops(R, s) / kDeviceFlopsPerSecond<T>;
+}
+
+}  // namespace switchyard::qr
