@@ -22,6 +22,14 @@ void switchyard_print_info(FILE* out);
 /* Writes the table SWITCHYARD_REPORT=1 prints at exit, for the calls so far. */
 void switchyard_print_report(FILE* out);
 
+/* What `switchyard calibrate` does: times the fallback library on one shape
+ * of each class of routed call, and the start-up of each device this build
+ * can route to, and stores the figures in the cache directory, where the
+ * router of every later process with the same fallback library and thread
+ * count finds them. Call it in a process that has not yet used a device.
+ * A progress bar goes to `progress` (NULL: none). 0 on success. */
+int switchyard_calibrate(FILE* progress);
+
 /* ------------------------------------------------------------------------
  * Sparse conjugate gradients: A x = b for symmetric positive definite A.
  *

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -122,7 +123,13 @@ bool read_owned_file(const std::string& path, std::string& text) {
   return trusted && !text.empty();
 }
 
-std::string fallback_library() { return fallback().lapack_origin; }
+// The fallback's LAPACK as a file, symbolic links resolved: Debian's
+// liblapack.so.3 is a link to whichever implementation is selected.
+std::string fallback_library() {
+  const std::string& origin = fallback().lapack_origin;
+  char resolved[PATH_MAX];
+  return realpath(origin.c_str(), resolved) ? std::string(resolved) : origin;
+}
 
 }  // namespace
 

@@ -6,6 +6,8 @@
 //       --report prints the table of calls and routes when PROGRAM exits.
 //   switchyard info
 //       version, fallback library, devices seen, configuration in force.
+//   switchyard calibrate
+//       times the fallback library and the devices' start-up on this host, for the router.
 //   switchyard bench NAME [OPTIONS]
 //       runs a benchmark (switchyard-bench, installed beside this program
 //       in builds with CUDA).
@@ -32,6 +34,7 @@ int usage(FILE* out, int status) {
   std::fputs(
       "usage: switchyard run [--trace[=PATH]] [--report] [--] PROGRAM [ARGS...]\n"
       "       switchyard info\n"
+      "       switchyard calibrate\n"
       "       switchyard bench tsqr|qr|cg|gemm [OPTIONS]\n"
       "       switchyard tune [--precision d|s] [--device N] [--budget MINUTES]\n"
       "       switchyard gen-fem NX NY NZ [--mtx=PATH] [--solve] [...]\n"
@@ -40,6 +43,8 @@ int usage(FILE* out, int status) {
       "      --trace[=PATH]  one line per call, on stderr or appended to PATH\n"
       "      --report        a table of calls, routes, time and GFLOP/s at exit\n"
       "info  version, fallback library, CUDA devices, OpenCL platforms, settings\n"
+      "calibrate  times the fallback (SWITCHYARD_FALLBACK, else reference LAPACK) and the\n"
+      "      devices' start-up here, and stores the figures the router weighs calls by\n"
       "bench benchmarks against their anchors (switchyard bench NAME --help)\n"
       "tune  finds the fastest gemm kernel for an OpenCL device; resumable\n"
       "gen-fem  the sparse CG's FEM Poisson problem: build, write, solve\n",
@@ -124,6 +129,10 @@ int main(int argc, char** argv) {
   if (command == "info") {
     switchyard_print_info(stdout);
     return 0;
+  }
+  if (command == "calibrate") {
+    if (argc != 2) return usage(stderr, 2);
+    return switchyard_calibrate(stderr);
   }
   if (command == "gen-fem") return gen_fem_command(argc - 2, argv + 2);
   if (command == "-h" || command == "--help" || command == "help") return usage(stdout, 0);

@@ -80,6 +80,17 @@ TEST(Config, InvalidValuesWarnOnceEachAndKeepTheDefault) {
   EXPECT_EQ(c.thresholds.tsqr_min_aspect, defaults.thresholds.tsqr_min_aspect);
 }
 
+TEST(Config, StartModeOnDemandByDefaultBackgroundWhenAsked) {
+  std::vector<std::string> warnings;
+  EXPECT_EQ(parse({}, warnings).start, StartMode::on_demand);
+  EXPECT_EQ(parse({{"SWITCHYARD_START", "Background"}}, warnings).start, StartMode::background);
+  EXPECT_EQ(parse({{"SWITCHYARD_START", "on-demand"}}, warnings).start, StartMode::on_demand);
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(parse({{"SWITCHYARD_START", "eager"}}, warnings).start, StartMode::on_demand);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("SWITCHYARD_START='eager' is invalid"), std::string::npos);
+}
+
 TEST(Config, DeviceFromExplicitVariableBeatsLocalRank) {
   std::vector<std::string> warnings;
   const Config c =

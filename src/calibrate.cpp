@@ -1,0 +1,192 @@
+// switchyard_calibrate: times the fallback library on one shape of each class of routed call,
+// and the start-up a cold device costs the first call routed to it, and stores the figures
+// for the router (calibration.hpp).
+#include <chrono>
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "calibration.hpp"
+#include "calls.hpp"
+#include "dispatch.hpp"
+#include "export.hpp"
+#include "fallback.hpp"
+#include "switchyard.h"
+
+namespace switchyard {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The shapes timed: large enough that the fallback runs at its rate, small enough that reference
+// BLAS takes about a second each.
+constexpr int kSquare = 1024, kGram = 64, kGramK = 1 << 18, kTallRows = 1 << 17, kTallCols = 32;
+
+template <class T>
+std::vector<T> random_matrix(std::size_t count) {
+  std::mt19937 engine(7);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<T> v(count);
+  for (T& x : v) x = T(uniform(engine));
+  return v;
+}
+
+// The best of two timed runs of `call` after one untimed, so that thread pools and pages are
+// warm, as they are in a program that calls the fallback more than once.
+template <class Call>
+double best_seconds(Call&& call) {
+  call();
+  double best = 1e300;
+  for (int i = 0; i < 2; ++i) {
+    const auto start = Clock::now();
+    call();
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
+  }
+  return best;
+}
+
+class Progress {
+ public:
+  Progress(FILE* out, int steps) : out_(out), steps_(steps) {}
+  void step(const char* what) {
+    if (!out_) return;
+    ++done_;
+    const int width = 30, filled = width * done_ / steps_;
+    std::fprintf(out_, "\rcalibrating [%s%s] %d/%d %-28s", std::string(filled, '#').c_str(),
+                 std::string(width - filled, ' ').c_str(), done_, steps_, what);
+    if (done_ == steps_) std::fputc('\n', out_);
+    std::fflush(out_);
+  }
+
+ private:
+  FILE* out_;
+  int steps_, done_ = 0;
+};
+
+double gflops(Routine r, const Shape& s, double seconds) {
+  return routine_flops(r, s) / seconds / 1e9;
+}
+
+// p: 0 double, 1 single (FallbackRates' index).
+template <class T>
+constexpr int precision_index = sizeof(T) == 8 ? 0 : 1;
+
+template <class T>
+void time_gemm(GemmFn<T>* gemm, FallbackRates& rates, Progress& progress) {
+  const int p = precision_index<T>;
+  const Routine r = p == 0 ? Routine::dgemm : Routine::sgemm;
+  const T one = 1, zero = 0;
+  {
+    const int n = kSquare;
+    std::vector<T> a = random_matrix<T>(std::size_t(n) * n), c(std::size_t(n) * n);
+    const double s = best_seconds([&] {
+      gemm("N", "N", &n, &n, &n, &one, a.data(), &n, a.data(), &n, &zero, c.data(), &n, 1, 1);
+    });
+    rates.gemm_square[p] = gflops(r, Shape{n, n, n, 'N', 'N'}, s);
+    progress.step(sizeof(T) == 8 ? "dgemm 1024^3" : "sgemm 1024^3");
+  }
+  {
+    const int n = kGram, k = kGramK;
+    std::vector<T> a = random_matrix<T>(std::size_t(k) * n), c(std::size_t(n) * n);
+    const double s = best_seconds([&] {
+      gemm("T", "N", &n, &n, &k, &one, a.data(), &k, a.data(), &k, &zero, c.data(), &n, 1, 1);
+    });
+    rates.gemm_gram[p] = gflops(r, Shape{n, n, k, 'T', 'N'}, s);
+    progress.step(sizeof(T) == 8 ? "dgemm 64 x 64 x 2^18" : "sgemm 64 x 64 x 2^18");
+  }
+}
+
+template <class T>
+void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, FallbackRates& rates,
+             Progress& progress) {
+  const int p = precision_index<T>;
+  const bool d = p == 0;
+  const int m = kTallRows, n = kTallCols, lwork = 64 * n;
+  const std::vector<T> a0 = random_matrix<T>(std::size_t(m) * n);
+  std::vector<T> a, tau(n), work(lwork), c;
+  int info = 0;
+  const double factor = best_seconds([&] {
+    a = a0;
+    geqrf(&m, &n, a.data(), &m, tau.data(), work.data(), &lwork, &info);
+  });
+  rates.geqrf[p] = gflops(d ? Routine::dgeqrf : Routine::sgeqrf, Shape{m, n}, factor);
+  progress.step(d ? "dgeqrf 2^17 x 32" : "sgeqrf 2^17 x 32");
+  const std::vector<T> reflectors = a;
+  const double form = best_seconds([&] {
+    a = reflectors;
+    orgqr(&m, &n, &n, a.data(), &m, tau.data(), work.data(), &lwork, &info);
+  });
+  rates.orgqr[p] = gflops(d ? Routine::dorgqr : Routine::sorgqr, Shape{m, n, n}, form);
+  progress.step(d ? "dorgqr 2^17 x 32" : "sorgqr 2^17 x 32");
+  const double apply = best_seconds([&] {
+    c = a0;
+    ormqr("L", "T", &m, &n, &n, reflectors.data(), &m, tau.data(), c.data(), &m, work.data(),
+          &lwork, &info, 1, 1);
+  });
+  rates.ormqr[p] = gflops(d ? Routine::dormqr : Routine::sormqr, Shape{m, n, n, 'L', 'T'},
+                             apply);
+  progress.step(d ? "dormqr 2^17 x 32" : "sormqr 2^17 x 32");
+}
+
+// What a cold device costs the first call routed to it: that call's time less the same call's
+// once the device is warm (driver, context, programs, pinned staging, module loading). 0 when
+// the route is not in this build or can not run here.
+template <class Call>
+double cold_start_seconds(const Call& call, const std::function<void()>& reset) {
+  const Implementation<Call>* gpu = Implementations<Call>::gpu;
+  if (!gpu) return 0.0;
+  const auto timed = [&] {
+    reset();
+    const auto start = Clock::now();
+    const bool ran = !gpu->unusable() && gpu->run(call);
+    return ran ? std::chrono::duration<double>(Clock::now() - start).count() : -1.0;
+  };
+  const double cold = timed();
+  if (cold < 0.0) return 0.0;
+  double warm = 1e300;
+  for (int i = 0; i < 2; ++i) warm = std::min(warm, timed());
+  return cold > warm ? cold - warm : 0.0;
+}
+
+}  // namespace
+}  // namespace switchyard
+
+SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
+  using namespace switchyard;
+  HostFigures figures = calibration().figures;  // start-ups stay as they were where none runs
+  Progress progress(progress_out, 12);
+  {
+    // The device start-ups first, while this process has not touched a device.
+    const int m = kTallRows, n = kTallCols, lwork = 1, k = kSquare;
+    const std::vector<double> a0 = random_matrix<double>(std::size_t(m) * n);
+    std::vector<double> a, tau(n), work(1), c(std::size_t(k) * k);
+    int info = 0;
+    const GeqrfCall<double> geqrf{m, n, nullptr, m, tau.data(), work.data(), lwork, &info};
+    GeqrfCall<double> call = geqrf;
+    const double cuda = cold_start_seconds(call, [&] {
+      a = a0;
+      call.a = a.data();
+    });
+    if (cuda > 0.0) figures.cuda_start_s = cuda;
+    progress.step("CUDA start-up");
+    const GemmCall<double> gemm{'N', 'N', k, k, k, 1.0, a0.data(), k, a0.data(), k,
+                                0.0, c.data(), k};
+    const double opencl = cold_start_seconds(gemm, [] {});
+    if (opencl > 0.0) figures.opencl_start_s = opencl;
+    progress.step("OpenCL start-up");
+  }
+  const Fallback& f = fallback();
+  time_gemm(f.dgemm, figures.rates, progress);
+  time_gemm(f.sgemm, figures.rates, progress);
+  time_qr(f.dgeqrf, f.dorgqr, f.dormqr, figures.rates, progress);
+  time_qr(f.sgeqrf, f.sorgqr, f.sormqr, figures.rates, progress);
+  std::string error;
+  if (!store_calibration(figures, error)) {
+    std::fprintf(stderr, "switchyard: calibration not stored: %s\n", error.c_str());
+    return 1;
+  }
+  return 0;
+}
