@@ -21,12 +21,13 @@ namespace switchyard {
 namespace {
 
 // Shipped figures, from `switchyard calibrate` on the H200 test machine's
-// host (16 cores; README "Routing"). The OpenBLAS row is for 16 threads.
+// host (16 cores; README "Routing"): OpenBLAS 0.3.26 with 16 threads, and
+// Debian's reference BLAS/LAPACK 3.11 (one thread, whatever the count).
 constexpr int kShippedThreads = 16;
 constexpr HostFigures kOpenBlas16{
-    {{105.0, 210.0}, {42.0, 84.0}, {9.3, 18.0}, {7.3, 11.0}, {1.3, 2.0}, {1.3, 2.0}}, 0.45, 1.8};
+    {{652.0, 1248.0}, {91.0, 97.0}, {9.3, 18.0}, {8.2, 12.0}, {2.0, 2.5}, {2.0, 2.5}}, 0.45, 0.5};
 constexpr HostFigures kReference{
-    {{3.0, 3.5}, {2.5, 3.0}, {2.0, 2.5}, {1.5, 2.0}, {1.5, 2.0}, {1.5, 2.0}}, 0.45, 1.8};
+    {{2.97, 4.42}, {1.56, 2.45}, {2.0, 2.5}, {2.33, 2.97}, {2.76, 3.23}, {2.75, 3.28}}, 0.45, 0.5};
 
 enum class Kind { openblas, reference, other };
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "build_info.hpp"
+#include "calibration.hpp"
 #include "config.hpp"
 #include "device/probe.hpp"
 #include "export.hpp"
@@ -45,6 +46,10 @@ void print_configuration(FILE* out) {
   }
   const Config& c = config();
   std::fprintf(out, "device selected %d (by %s)\n", c.device, c.device_source.c_str());
+  const Calibration& figures = calibration();
+  std::fprintf(out, "routing figures %s\n", figures.source.c_str());
+  std::fprintf(out, "  device start-up: CUDA %.2f s, OpenCL %.2f s\n", figures.figures.cuda_start_s,
+               figures.figures.opencl_start_s);
 }
 
 }  // namespace

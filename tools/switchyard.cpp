@@ -6,7 +6,7 @@
 //       --report prints the table of calls and routes when PROGRAM exits.
 //   switchyard info
 //       version, fallback library, devices seen, configuration in force.
-//   switchyard calibrate
+//   switchyard calibrate [--fallback LIBRARY]
 //       times the fallback library and the devices' start-up on this host, for the router.
 //   switchyard bench NAME [OPTIONS]
 //       runs a benchmark (switchyard-bench, installed beside this program
@@ -34,7 +34,7 @@ int usage(FILE* out, int status) {
   std::fputs(
       "usage: switchyard run [--trace[=PATH]] [--report] [--] PROGRAM [ARGS...]\n"
       "       switchyard info\n"
-      "       switchyard calibrate\n"
+      "       switchyard calibrate [--fallback LIBRARY]\n"
       "       switchyard bench tsqr|qr|cg|gemm [OPTIONS]\n"
       "       switchyard tune [--precision d|s] [--device N] [--budget MINUTES]\n"
       "       switchyard gen-fem NX NY NZ [--mtx=PATH] [--solve] [...]\n"
@@ -43,8 +43,9 @@ int usage(FILE* out, int status) {
       "      --trace[=PATH]  one line per call, on stderr or appended to PATH\n"
       "      --report        a table of calls, routes, time and GFLOP/s at exit\n"
       "info  version, fallback library, CUDA devices, OpenCL platforms, settings\n"
-      "calibrate  times the fallback (SWITCHYARD_FALLBACK, else reference LAPACK) and the\n"
-      "      devices' start-up here, and stores the figures the router weighs calls by\n"
+      "calibrate  times the fallback (LIBRARY, else SWITCHYARD_FALLBACK, else the LAPACK\n"
+      "      this program is linked with) and the devices' start-up here, and stores the\n"
+      "      figures the router weighs calls by\n"
       "bench benchmarks against their anchors (switchyard bench NAME --help)\n"
       "tune  finds the fastest gemm kernel for an OpenCL device; resumable\n"
       "gen-fem  the sparse CG's FEM Poisson problem: build, write, solve\n",
@@ -96,6 +97,31 @@ int run(int argc, char** argv) {
   return 127;
 }
 
+// switchyard calibrate [--fallback LIBRARY]: the figures belong to the fallback a program gets
+// under LD_PRELOAD, so a named library is timed as one: this program runs again with
+// libswitchyard and the library preloaded in that order, and the library's own internal calls
+// resolve within it (loaded privately, its LAPACK would call the reference LAPACK this program
+// is linked with).
+int calibrate(int argc, char** argv, char* self) {
+  std::string library;
+  if (const char* f = std::getenv("SWITCHYARD_FALLBACK"); f && *f) library = f;
+  if (argc == 2 && std::string(argv[0]) == "--fallback") {
+    library = argv[1];
+  } else if (argc != 0) {
+    return usage(stderr, 2);
+  }
+  if (library.empty()) return switchyard_calibrate(stderr);
+  unsetenv("SWITCHYARD_FALLBACK");
+  const std::string preload = library_path() + ":" + library;
+  setenv("LD_PRELOAD", preload.c_str(), 1);
+  char calibrate_command[] = "calibrate";
+  char* again[] = {self, calibrate_command, nullptr};
+  execv("/proc/self/exe", again);
+  std::fprintf(stderr, "switchyard calibrate: cannot run again with %s preloaded: %s\n",
+               library.c_str(), std::strerror(errno));
+  return 127;
+}
+
 }  // namespace
 
 // The benchmarks link the anchors' CUDA libraries, and the tuner the
@@ -130,10 +156,7 @@ int main(int argc, char** argv) {
     switchyard_print_info(stdout);
     return 0;
   }
-  if (command == "calibrate") {
-    if (argc != 2) return usage(stderr, 2);
-    return switchyard_calibrate(stderr);
-  }
+  if (command == "calibrate") return calibrate(argc - 2, argv + 2, argv[0]);
   if (command == "gen-fem") return gen_fem_command(argc - 2, argv + 2);
   if (command == "-h" || command == "--help" || command == "help") return usage(stdout, 0);
   std::fprintf(stderr, "switchyard: unknown command %s\n", command.c_str());
