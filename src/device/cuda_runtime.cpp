@@ -1,6 +1,7 @@
 #include "device/cuda_runtime.hpp"
 
 #include <cstdint>
+#include <future>
 #include <mutex>
 #include <vector>
 
@@ -170,18 +171,40 @@ cudaError_t Staging::reserve(int wanted) {
   cudaError_t status = use_device();
   if (status != cudaSuccess) return status;
   const device::Phase timed(device::Family::cuda, "pinned staging");
-  while (set_->count < wanted) {
-    const int i = set_->count;
-    status = cudaMallocHost(&set_->slots[i], kSlotBytes);
-    if (status != cudaSuccess) return status;
-    status = cudaEventCreateWithFlags(&set_->events[i], cudaEventDisableTiming);
-    if (status != cudaSuccess) {
-      cudaFreeHost(set_->slots[i]);
-      return status;
-    }
-    ++set_->count;
+  // Pinning is page by page in the kernel; the slots are pinned on threads of their own, at
+  // once, rather than one after the other.
+  const int first = set_->count;
+  std::vector<std::future<cudaError_t>> pinned;
+  for (int i = first; i < wanted; ++i) {
+    pinned.push_back(std::async(std::launch::async, [this, i] {
+      cudaError_t s = use_device();
+      if (s == cudaSuccess) s = cudaMallocHost(&set_->slots[i], kSlotBytes);
+      if (s != cudaSuccess) {
+        set_->slots[i] = nullptr;
+        return s;
+      }
+      s = cudaEventCreateWithFlags(&set_->events[i], cudaEventDisableTiming);
+      if (s != cudaSuccess) {
+        cudaFreeHost(set_->slots[i]);
+        set_->slots[i] = nullptr;
+      }
+      return s;
+    }));
   }
-  return cudaSuccess;
+  for (std::future<cudaError_t>& p : pinned) {
+    const cudaError_t s = p.get();
+    if (status == cudaSuccess) status = s;
+  }
+  // The set keeps the slots that were made, in order, so that count() slots are all usable.
+  int made = first;
+  for (int i = first; i < wanted; ++i) {
+    if (!set_->slots[i]) continue;
+    set_->slots[made] = set_->slots[i];
+    set_->events[made] = set_->events[i];
+    ++made;
+  }
+  set_->count = made;
+  return status;
 }
 
 int Staging::count() const { return set_->count; }
