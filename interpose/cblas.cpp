@@ -1,5 +1,5 @@
-// CBLAS entry points: cblas_sgemm and cblas_dgemm, as reference CBLAS has
-// them. Layout and transpose codes are checked here (cblas_xerbla); the
+// CBLAS entry points: cblas_sgemm, cblas_dgemm, cblas_ssyrk and cblas_dsyrk,
+// as reference CBLAS has them. Layout and transpose codes are checked here (cblas_xerbla); the
 // rest is the Fortran check, with A and B swapped for row-major, so that
 // errors are reported exactly as reference CBLAS reports them.
 #include "entry.hpp"
@@ -62,8 +62,46 @@ void cblas_gemm(const char* name, int layout, int transa, int transb, int m, int
   }
 }
 
+// CBLAS's codes of UPLO.
+constexpr int upper = 121, lower = 122;
+
+template <class T>
+void cblas_syrk(const char* name, int layout, int uplo, int trans_code, int n, int k, T alpha,
+                const T* a, int lda, T beta, T* c, int ldc) {
+  CblasCallScope scope;
+  const char t = trans_letter(trans_code);
+  if (layout == col_major) {
+    if (uplo != upper && uplo != lower) {
+      return call_cblas_xerbla(2, name, "Illegal Uplo setting, %d\n", uplo);
+    }
+    if (!t) return call_cblas_xerbla(3, name, "Illegal Trans setting, %d\n", trans_code);
+    syrk(uplo == upper ? 'U' : 'L', t, n, k, alpha, a, lda, beta, c, ldc);
+  } else if (layout == row_major) {
+    scope.row_major();
+    // Reference CBLAS numbers a bad UPLO 3 here, as it does a bad TRANS.
+    if (uplo != upper && uplo != lower) {
+      return call_cblas_xerbla(3, name, "Illegal Uplo setting, %d\n", uplo);
+    }
+    if (!t) return call_cblas_xerbla(3, name, "Illegal Trans setting, %d\n", trans_code);
+    // The row-major C is the column-major C^T: the other triangle, A read transposed.
+    syrk(uplo == upper ? 'L' : 'U', t == 'N' ? 'T' : 'N', n, k, alpha, a, lda, beta, c, ldc);
+  } else {
+    call_cblas_xerbla(1, name, "Illegal layout setting, %d\n", layout);
+  }
+}
+
 }  // namespace
 }  // namespace switchyard
+
+SWITCHYARD_EXPORT void cblas_ssyrk(int layout, int uplo, int trans, int n, int k, float alpha,
+                                   const float* a, int lda, float beta, float* c, int ldc) {
+  switchyard::cblas_syrk("cblas_ssyrk", layout, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);
+}
+
+SWITCHYARD_EXPORT void cblas_dsyrk(int layout, int uplo, int trans, int n, int k, double alpha,
+                                   const double* a, int lda, double beta, double* c, int ldc) {
+  switchyard::cblas_syrk("cblas_dsyrk", layout, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);
+}
 
 SWITCHYARD_EXPORT void cblas_sgemm(int layout, int transa, int transb, int m, int n, int k,
                                    float alpha, const float* a, int lda, const float* b, int ldb,

@@ -28,6 +28,17 @@ int gemm_argument_error(char transa, char transb, int m, int n, int k, int lda, 
   return 0;
 }
 
+int syrk_argument_error(char uplo, char trans, int n, int k, int lda, int ldc) {
+  const int nrowa = same_letter(trans, 'N') ? n : k;
+  if (!same_letter(uplo, 'U') && !same_letter(uplo, 'L')) return 1;
+  if (!same_letter(trans, 'N') && !same_letter(trans, 'T') && !same_letter(trans, 'C')) return 2;
+  if (n < 0) return 3;
+  if (k < 0) return 4;
+  if (lda < std::max(1, nrowa)) return 7;
+  if (ldc < std::max(1, n)) return 10;
+  return 0;
+}
+
 int geqrf_argument_error(int m, int n, int lda, int lwork) {
   if (m < 0) return 1;
   if (n < 0) return 2;

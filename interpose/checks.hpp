@@ -15,6 +15,9 @@ char upper_letter(char c);
 int gemm_argument_error(char transa, char transb, int m, int n, int k, int lda, int ldb,
                         int ldc);
 
+// xSYRK: 1 UPLO, 2 TRANS, 3 N, 4 K, 7 LDA, 10 LDC.
+int syrk_argument_error(char uplo, char trans, int n, int k, int lda, int ldc);
+
 // xGEQRF (LAPACK 3.11): 1 M, 2 N, 4 LDA, 7 LWORK (unless LWORK = -1, a query).
 int geqrf_argument_error(int m, int n, int lda, int lwork);
 

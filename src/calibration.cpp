@@ -218,8 +218,8 @@ const Calibration& calibration() {
 }
 
 double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
-  const int p = (r == Routine::sgemm || r == Routine::sgeqrf || r == Routine::sorgqr ||
-                 r == Routine::sormqr) ? 1 : 0;
+  const int p = (r == Routine::sgemm || r == Routine::ssyrk || r == Routine::sgeqrf ||
+                 r == Routine::sorgqr || r == Routine::sormqr) ? 1 : 0;
   const double flops = routine_flops(r, s);
   // A BLAS runs a gemm whose smallest dimension x is short at x / (x + h) of
   // its square rate; h follows from the two measured rates (square, and
@@ -235,6 +235,13 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
     case Routine::dgemm:
       gflops = gemm_rate(double(std::max<std::int64_t>(1, std::min({s.m, s.n, s.k}))));
       break;
+    case Routine::ssyrk:
+    case Routine::dsyrk: {
+      // The same law as gemm's, through the rate measured at n = 64.
+      const double n = double(std::max<std::int64_t>(1, std::min(s.n, s.k)));
+      gflops = rates.syrk[p] * gemm_rate(n) / gemm_rate(64.0);
+      break;
+    }
     case Routine::sgeqrf:
     case Routine::dgeqrf: gflops = rates.geqrf[p]; break;
     case Routine::sorgqr:

@@ -18,6 +18,19 @@ struct GemmCall {
   int ldc;
 };
 
+// xSYRK: C <- alpha op(A) op(A)^T + beta C, one triangle of the n x n C.
+template <class T>
+struct SyrkCall {
+  char uplo, trans;  // 'U' or 'L'; 'N', 'T' or 'C'; upper case
+  int n, k;
+  T alpha;
+  const T* a;
+  int lda;
+  T beta;
+  T* c;
+  int ldc;
+};
+
 template <class T>
 struct GeqrfCall {
   int m, n;

@@ -74,6 +74,8 @@ const Fallback& fallback() {
     Fallback f{};
     f.sgemm = lookup<GemmFn<float>>("sgemm_", lib);
     f.dgemm = lookup<GemmFn<double>>("dgemm_", lib);
+    f.ssyrk = lookup<SyrkFn<float>>("ssyrk_", lib);
+    f.dsyrk = lookup<SyrkFn<double>>("dsyrk_", lib);
     f.sgeqrf = lookup<GeqrfFn<float>>("sgeqrf_", lib);
     f.dgeqrf = lookup<GeqrfFn<double>>("dgeqrf_", lib);
     f.sorgqr = lookup<OrgqrFn<float>>("sorgqr_", lib);

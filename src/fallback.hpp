@@ -18,6 +18,11 @@ using GemmFn = void(const char* transa, const char* transb, const int* m, const 
                     std::size_t transb_len);
 
 template <class T>
+using SyrkFn = void(const char* uplo, const char* trans, const int* n, const int* k,
+                    const T* alpha, const T* a, const int* lda, const T* beta, T* c,
+                    const int* ldc, std::size_t uplo_len, std::size_t trans_len);
+
+template <class T>
 using GeqrfFn = void(const int* m, const int* n, T* a, const int* lda, T* tau, T* work,
                      const int* lwork, int* info);
 
@@ -39,6 +44,8 @@ using TrsmFn = void(const char* side, const char* uplo, const char* transa, cons
 struct Fallback {
   GemmFn<float>* sgemm;
   GemmFn<double>* dgemm;
+  SyrkFn<float>* ssyrk;
+  SyrkFn<double>* dsyrk;
   GeqrfFn<float>* sgeqrf;
   GeqrfFn<double>* dgeqrf;
   OrgqrFn<float>* sorgqr;

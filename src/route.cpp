@@ -38,7 +38,9 @@ bool tall_skinny(const Thresholds& t, std::int64_t m, std::int64_t n, Decision& 
 bool pays(const Thresholds& t, Routine r, const Shape& s, Decision& why_not) {
   switch (r) {
     case Routine::sgemm:
-    case Routine::dgemm: {
+    case Routine::dgemm:
+    case Routine::ssyrk:
+    case Routine::dsyrk: {
       const double flops = routine_flops(r, s);
       if (flops < t.gemm_min_flops) {
         why_not = make(Backend::fallback, "too small: %.3g flops < %.3g", flops,

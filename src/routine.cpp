@@ -8,6 +8,8 @@ const char* routine_name(Routine r) {
   switch (r) {
     case Routine::sgemm: return "sgemm";
     case Routine::dgemm: return "dgemm";
+    case Routine::ssyrk: return "ssyrk";
+    case Routine::dsyrk: return "dsyrk";
     case Routine::sgeqrf: return "sgeqrf";
     case Routine::dgeqrf: return "dgeqrf";
     case Routine::sorgqr: return "sorgqr";
@@ -24,6 +26,10 @@ double routine_flops(Routine r, const Shape& s) {
     case Routine::sgemm:
     case Routine::dgemm:
       return 2.0 * m * n * k;
+    case Routine::ssyrk:
+    case Routine::dsyrk:
+      // One triangle of C = A A^T: k n (n + 1).
+      return k * n * (n + 1.0);
     case Routine::sgeqrf:
     case Routine::dgeqrf: {
       // Householder QR of an m x n matrix: 2 n^2 (m - n/3) when m >= n.

@@ -6,8 +6,8 @@
 
 namespace switchyard {
 
-enum class Routine { sgemm, dgemm, sgeqrf, dgeqrf, sorgqr, dorgqr, sormqr, dormqr };
-inline constexpr int routine_count = 8;
+enum class Routine { sgemm, dgemm, ssyrk, dsyrk, sgeqrf, dgeqrf, sorgqr, dorgqr, sormqr, dormqr };
+inline constexpr int routine_count = 10;
 
 // Lower-case LAPACK name ("dgemm").
 const char* routine_name(Routine r);
@@ -15,7 +15,8 @@ const char* routine_name(Routine r);
 // The shape of one call as the router and the trace see it.
 struct Shape {
   std::int64_t m = 0, n = 0, k = 0;
-  // 0 where the routine has no transpose; xORMQR puts SIDE and TRANS here.
+  // 0 where the routine has no transpose; xORMQR puts SIDE and TRANS here, xSYRK UPLO and
+  // TRANS (its C is n x n: m = n).
   char transa = 0, transb = 0;
   // The operands are in device or managed memory: the device route takes the call whatever
   // the cost model says, since the fallback can not read them.

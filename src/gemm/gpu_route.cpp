@@ -5,8 +5,6 @@
 // device, start-up included when it is cold, less time than the fallback on
 // this host (route.cpp), and never on an OpenCL CPU device (PoCL), where it
 // runs only when forced.
-#include <algorithm>
-#include <climits>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -17,9 +15,9 @@
 #include "device/startup.hpp"
 #include "dispatch.hpp"
 #include "fallback.hpp"
-#include "gemm/cost_model.hpp"
 #include "gemm/device_gemm.hpp"
 #include "gemm/finish_blocks.hpp"
+#include "gemm/opencl_route.hpp"
 #include "gemm/streamed_gemm.hpp"
 #include "gemm/tuning_db.hpp"
 #include "info_hooks.hpp"
@@ -27,36 +25,12 @@
 namespace switchyard {
 namespace {
 
-template <class T>
-constexpr gemm::Precision precision = sizeof(T) == 8 ? gemm::Precision::f64 : gemm::Precision::f32;
-
-template <class T>
-const gemm::Selection& selection(const opencl::Runtime& rt) {
-  static const gemm::Selection chosen = gemm::select(rt.device(), precision<T>);
-  return chosen;
-}
-
-template <class T>
-const char* unusable() {
-  const char* why = nullptr;
-  const opencl::Runtime* rt = opencl::runtime(&why);
-  if (!rt) return why;
-  if (sizeof(T) == 8 && !rt->device().has_fp64) return "the OpenCL device has no fp64";
-  return nullptr;
-}
+using opencl_route::selection;
+using opencl_route::unusable;
 
 template <class T>
 const char* declines(const GemmCall<T>& g) {
-  const char* why = nullptr;
-  const opencl::Runtime* rt = opencl::runtime(&why);
-  const gemm::Padded p = gemm::padded(selection<T>(*rt).entry.params, g.m, g.n, g.k);
-  const double largest = double(sizeof(T)) * double(p.kp) * double(p.mp > p.np ? p.mp : p.np);
-  if (double(p.kp) * double(p.mp > p.np ? p.mp : p.np) > double(INT_MAX) ||
-      double(g.m) * double(g.n) > double(INT_MAX) ||
-      largest > double(rt->device().max_allocation)) {
-    return "an operand is larger than one OpenCL buffer may be";
-  }
-  return nullptr;
+  return opencl_route::too_large<T>(g.m, g.n, g.k);
 }
 
 template <class T>
@@ -99,41 +73,8 @@ bool run(const GemmCall<T>& g) {
 }
 
 template <class T>
-bool pays(const Shape&, char* why, std::size_t size) {
-  const char* unused = nullptr;
-  if (opencl::runtime(&unused)->device().is_gpu) return true;
-  std::snprintf(why, size, "only when forced: the OpenCL device is not a GPU");
-  return false;
-}
-
-// The modelled time on the device: its own tuning entry once it is started, and before that
-// the first shipped entry for a GPU (the H200's), so that a cold call is weighed without
-// starting anything.
-template <class T>
-double device_seconds(const Shape& s) {
-  const char* unused = nullptr;
-  if (device::state(device::Family::opencl) == device::State::started) {
-    const opencl::Runtime& rt = *opencl::runtime(&unused);
-    const gemm::TuningEntry& e = selection<T>(rt).entry;
-    return gemm::device_seconds(
-        gemm::cost_model(rt.device().name.c_str(), e.gflops, e.params.ml, e.params.nl),
-        sizeof(T), s);
-  }
-  // The shipped entries list the GPU's first, each precision's before the CPU device's.
-  static const gemm::TuningEntry& shipped = *std::find_if(
-      gemm::shipped_entries().begin(), gemm::shipped_entries().end(),
-      [](const gemm::TuningEntry& e) { return e.precision == precision<T>; });
-  return gemm::device_seconds(gemm::cost_model(shipped.device.c_str(), shipped.gflops,
-                                               shipped.params.ml, shipped.params.nl),
-                              sizeof(T), s);
-}
-
-template <class T>
-const DeviceCost cost{device::Family::opencl, device_seconds<T>};
-
-template <class T>
-const Implementation<GemmCall<T>> opencl_gemm{unusable<T>, declines<T>, run<T>, nullptr, pays<T>,
-                                              &cost<T>};
+const Implementation<GemmCall<T>> opencl_gemm{unusable<T>, declines<T>, run<T>, nullptr,
+                                              opencl_route::pays<T>, &opencl_route::cost<T>};
 
 // For switchyard info: the device the route would take and its tuning
 // entries, found without starting the device.

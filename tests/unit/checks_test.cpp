@@ -28,6 +28,20 @@ TEST(GemmChecks, ReferenceOrderAndNumbers) {
   EXPECT_EQ(gemm_argument_error('N', 'N', 0, 2, 0, 0, 1, 1), 8);   // lda < max(1, 0)
 }
 
+TEST(SyrkChecks, ReferenceOrderAndNumbers) {
+  for (char uplo : {'U', 'l'}) {
+    for (char trans : {'N', 't', 'C'}) EXPECT_EQ(syrk_argument_error(uplo, trans, 3, 4, 4, 3), 0);
+  }
+  EXPECT_EQ(syrk_argument_error('X', 'Y', -1, -1, 0, 0), 1);
+  EXPECT_EQ(syrk_argument_error('U', 'Y', -1, -1, 0, 0), 2);
+  EXPECT_EQ(syrk_argument_error('U', 'N', -1, -1, 0, 0), 3);
+  EXPECT_EQ(syrk_argument_error('U', 'N', 2, -1, 0, 0), 4);
+  EXPECT_EQ(syrk_argument_error('U', 'N', 4, 2, 3, 0), 7);   // lda < n
+  EXPECT_EQ(syrk_argument_error('L', 'T', 4, 5, 4, 4), 7);   // lda < k
+  EXPECT_EQ(syrk_argument_error('L', 'T', 4, 5, 5, 3), 10);  // ldc < n
+  EXPECT_EQ(syrk_argument_error('U', 'N', 0, 0, 0, 1), 7);   // lda < max(1, 0)
+}
+
 TEST(GeqrfChecks, ReferenceOrderAndNumbers) {
   EXPECT_EQ(geqrf_argument_error(5, 3, 5, 3), 0);
   EXPECT_EQ(geqrf_argument_error(5, 3, 5, -1), 0);  // workspace query

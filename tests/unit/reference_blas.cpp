@@ -22,6 +22,12 @@ template <> GemmFn<float>* reference_gemm<float>() {
 template <> GemmFn<double>* reference_gemm<double>() {
   return reinterpret_cast<GemmFn<double>*>(symbol("libblas.so.3", "dgemm_"));
 }
+template <> SyrkFn<float>* reference_syrk<float>() {
+  return reinterpret_cast<SyrkFn<float>*>(symbol("libblas.so.3", "ssyrk_"));
+}
+template <> SyrkFn<double>* reference_syrk<double>() {
+  return reinterpret_cast<SyrkFn<double>*>(symbol("libblas.so.3", "dsyrk_"));
+}
 template <> GeqrfFn<float>* reference_geqrf<float>() {
   return reinterpret_cast<GeqrfFn<float>*>(symbol("liblapack.so.3", "sgeqrf_"));
 }

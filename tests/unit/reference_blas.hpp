@@ -10,6 +10,7 @@
 namespace switchyard::test {
 
 template <class T> GemmFn<T>* reference_gemm();
+template <class T> SyrkFn<T>* reference_syrk();
 template <class T> GeqrfFn<T>* reference_geqrf();
 
 // Uniform(-1, 1) entries from a fixed seed.

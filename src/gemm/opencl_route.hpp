@@ -1,0 +1,85 @@
+// What the OpenCL routes (gemm's and syrk's, both on the copy + TN kernels) share: the
+// device's kernel parameters, whether it can run, the size limits of its buffers, and the
+// cost the router weighs.
+#pragma once
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+
+#include "device/opencl_runtime.hpp"
+#include "device/startup.hpp"
+#include "gemm/cost_model.hpp"
+#include "gemm/device_gemm.hpp"
+#include "gemm/tuning_db.hpp"
+#include "route.hpp"
+
+namespace switchyard::opencl_route {
+
+template <class T>
+constexpr gemm::Precision precision = sizeof(T) == 8 ? gemm::Precision::f64 : gemm::Precision::f32;
+
+template <class T>
+inline const gemm::Selection& selection(const opencl::Runtime& rt) {
+  static const gemm::Selection chosen = gemm::select(rt.device(), precision<T>);
+  return chosen;
+}
+
+template <class T>
+inline const char* unusable() {
+  const char* why = nullptr;
+  const opencl::Runtime* rt = opencl::runtime(&why);
+  if (!rt) return why;
+  if (sizeof(T) == 8 && !rt->device().has_fp64) return "the OpenCL device has no fp64";
+  return nullptr;
+}
+
+// Why an m x n x k product does not fit the device's buffers, or null.
+template <class T>
+inline const char* too_large(int m, int n, int k) {
+  const char* why = nullptr;
+  const opencl::Runtime* rt = opencl::runtime(&why);
+  const gemm::Padded p = gemm::padded(selection<T>(*rt).entry.params, m, n, k);
+  const double largest = double(sizeof(T)) * double(p.kp) * double(p.mp > p.np ? p.mp : p.np);
+  if (double(p.kp) * double(p.mp > p.np ? p.mp : p.np) > double(INT_MAX) ||
+      double(m) * double(n) > double(INT_MAX) ||
+      largest > double(rt->device().max_allocation)) {
+    return "an operand is larger than one OpenCL buffer may be";
+  }
+  return nullptr;
+}
+
+template <class T>
+inline bool pays(const Shape&, char* why, std::size_t size) {
+  const char* unused = nullptr;
+  if (opencl::runtime(&unused)->device().is_gpu) return true;
+  std::snprintf(why, size, "only when forced: the OpenCL device is not a GPU");
+  return false;
+}
+
+// The modelled time on the device: its own tuning entry once it is started, and before that
+// the first shipped entry for a GPU (the H200's), so that a cold call is weighed without
+// starting anything.
+template <class T>
+inline double device_seconds(const Shape& s) {
+  const char* unused = nullptr;
+  if (device::state(device::Family::opencl) == device::State::started) {
+    const opencl::Runtime& rt = *opencl::runtime(&unused);
+    const gemm::TuningEntry& e = selection<T>(rt).entry;
+    return gemm::device_seconds(
+        gemm::cost_model(rt.device().name.c_str(), e.gflops, e.params.ml, e.params.nl),
+        sizeof(T), s);
+  }
+  // The shipped entries list the GPU's first, each precision's before the CPU device's.
+  static const gemm::TuningEntry& shipped = *std::find_if(
+      gemm::shipped_entries().begin(), gemm::shipped_entries().end(),
+      [](const gemm::TuningEntry& e) { return e.precision == precision<T>; });
+  return gemm::device_seconds(gemm::cost_model(shipped.device.c_str(), shipped.gflops,
+                                               shipped.params.ml, shipped.params.nl),
+                              sizeof(T), s);
+}
+
+template <class T>
+inline const DeviceCost cost{device::Family::opencl, device_seconds<T>};
+
+}  // namespace switchyard::opencl_route
