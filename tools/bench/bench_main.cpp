@@ -5,6 +5,7 @@
 
 #include "cg_bench.hpp"
 #include "qr_bench.hpp"
+#include "routing_bench.hpp"
 #include "gemm_bench.hpp"
 #include "tsqr_bench.hpp"
 
@@ -21,7 +22,10 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "gemm") == 0) {
     return switchyard::bench::gemm_main(argc - 2, argv + 2);
   }
+  if (argc >= 2 && std::strcmp(argv[1], "routing") == 0) {
+    return switchyard::bench::routing_main(argc - 2, argv + 2);
+  }
   std::fprintf(stderr,
-               "usage: switchyard bench tsqr|qr|cg|gemm [options]   (switchyard bench NAME --help)\n");
+               "usage: switchyard bench tsqr|qr|cg|gemm|routing [options]   (switchyard bench NAME --help)\n");
   return 2;
 }
