@@ -51,7 +51,8 @@ void syrk(char uplo, char trans, int n, int k, T alpha, const T* a, int lda, T b
   }
   const SyrkCall<T> call{upper_letter(uplo), upper_letter(trans), n, k, alpha, a, lda, beta, c,
                          ldc};
-  const Shape shape{n, n, k, call.uplo, call.trans};
+  Shape shape{n, n, k, call.uplo, call.trans};
+  shape.same_operand = true;
   dispatch(SyrkTraits<T>::routine, shape, syrk_quick_return(n, k, alpha, beta), call,
            run_syrk_fallback<T>);
 }

@@ -21,6 +21,8 @@ struct Shape {
   // The operands are in device or managed memory: the device route takes the call whatever
   // the cost model says, since the fallback can not read them.
   bool on_device = false;
+  // op(B) is op(A)'s host matrix (gemm's Gram product A^T A, every syrk): it is moved once.
+  bool same_operand = false;
 };
 
 // Floating-point operations of one call, LAPACK's operation-count convention.

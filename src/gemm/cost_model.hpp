@@ -5,9 +5,9 @@
 // kernel. Its time is modelled as
 //   launch + mk e / link + max((kn + mn) e / link, 2mnk / kernel rate) + mn e / (8 link)
 // (e the element size; C is counted as uploaded, as it is when beta != 0;
-// 8 panels). The kernel rate is the tuning entry's, times the share of the
-// device's compute units that C's tiles occupy: a 64 x 64 C is one tile,
-// and runs on one unit. The device's constants come from its tuning entry
+// 8 panels; kn is not moved when op(B) is op(A)'s matrix). The kernel rate
+// is the tuning entry's, times the share of the device's compute units that
+// C's tiles and their split-K slices (split_k.hpp) occupy. The device's constants come from its tuning entry
 // (kernel rate, tile) and the table in cost_model.cpp (staged link rate,
 // launch, compute units). The router weighs the result against the
 // fallback's time on this host (calibration.hpp).

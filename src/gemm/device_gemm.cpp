@@ -1,5 +1,6 @@
 #include "gemm/device_gemm.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace switchyard::gemm {
@@ -14,19 +15,23 @@ cl_int set(const opencl::Api& cl, cl_kernel kernel, cl_uint index, const V& valu
   return cl.SetKernelArg(kernel, index, sizeof value, &value);
 }
 
+// The sizes of a launch: dimensions past the ones given are 1.
+struct Range {
+  std::size_t global[3], local[3];
+};
+
 // Sets `kernel`'s arguments in order and enqueues it; an error names the kernel.
 template <class... Args>
 bool launch(opencl::Runtime& rt, Kernels& kernels, cl_kernel kernel, const char* name,
-            const std::size_t global[2], const std::size_t local[2], std::string& error,
-            const Args&... args) {
+            const Range& range, std::string& error, const Args&... args) {
   const opencl::Api& cl = rt.cl();
   std::lock_guard<std::mutex> lock(kernels.launch);
   cl_uint index = 0;
   cl_int r = CL_SUCCESS;
   ((r = r != CL_SUCCESS ? r : set(cl, kernel, index++, args)), ...);
   if (r == CL_SUCCESS) {
-    r = cl.EnqueueNDRangeKernel(rt.queue(), kernel, 2, nullptr, global, local, 0, nullptr,
-                                nullptr);
+    r = cl.EnqueueNDRangeKernel(rt.queue(), kernel, 3, nullptr, range.global, range.local, 0,
+                                nullptr, nullptr);
   }
   if (r != CL_SUCCESS) {
     error = std::string(name) + " failed: " + opencl::error_name(r);
@@ -41,11 +46,11 @@ bool enqueue_pack(opencl::Runtime& rt, Kernels& kernels, Operand which, bool tra
                   int R, int Kp, int Rp, const DeviceMatrix& src, cl_mem dst,
                   std::string& error) {
   const std::size_t tile = kPackTile;
-  const std::size_t global[2] = {round_up(std::size_t(Rp), tile), round_up(std::size_t(Kp), tile)};
-  const std::size_t local[2] = {tile, tile};
+  const Range range{{round_up(std::size_t(Rp), tile), round_up(std::size_t(Kp), tile), 1},
+                    {tile, tile, 1}};
   const char* name = transposed ? kPackTransposed[int(which)] : kPackDirect[int(which)];
   const cl_long offset = src.offset;
-  return launch(rt, kernels, kernels.pack[int(which)][transposed], name, global, local, error,
+  return launch(rt, kernels, kernels.pack[int(which)][transposed], name, range, error,
                 cl_int(K), cl_int(R), src.mem, offset, cl_int(src.ld), cl_int(Kp), cl_int(Rp),
                 dst);
 }
@@ -70,12 +75,14 @@ Kernels* kernels_for(opencl::Runtime& rt, const KernelParams& p, std::string& er
   if (!program) return nullptr;
   auto k = std::make_unique<Kernels>();
   k->params = p;
+  k->compute_units = std::max(1, rt.device().compute_units);
   cl_int r = CL_SUCCESS;
   for (int w = 0; w < 2 && r == CL_SUCCESS; ++w) {
     k->pack[w][0] = rt.cl().CreateKernel(program, kPackDirect[w], &r);
     if (r == CL_SUCCESS) k->pack[w][1] = rt.cl().CreateKernel(program, kPackTransposed[w], &r);
   }
   if (r == CL_SUCCESS) k->tn = rt.cl().CreateKernel(program, kTnKernel, &r);
+  if (r == CL_SUCCESS) k->reduce = rt.cl().CreateKernel(program, kReduceKernel, &r);
   if (r != CL_SUCCESS) {
     error = "clCreateKernel failed: " + opencl::error_name(r);
     return nullptr;
@@ -89,26 +96,40 @@ Padded padded(const KernelParams& p, int m, int n, int k) {
   return {round_up(m, p.ml), round_up(n, p.nl), round_up(k, p.kl)};
 }
 
+Split split_for(const Kernels& kernels, const Padded& size, int forced_slices) {
+  const KernelParams& p = kernels.params;
+  const int tiles = (size.mp / p.ml) * (size.np / p.nl);
+  return choose_split(p, tiles, size.kp, kernels.compute_units, forced_slices);
+}
+
+std::size_t partial_bytes(const Split& split, int m, int n, std::size_t element_size) {
+  if (split.slices <= 1) return 0;
+  return element_size * std::size_t(split.slices) * std::size_t(m) * std::size_t(n);
+}
+
 template <class T>
 bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
                   int k, T alpha, const DeviceMatrix& a, const DeviceMatrix& b, T beta,
                   const DeviceMatrix& c, std::vector<opencl::Buffer>& scratch,
-                  std::string& error) {
-  const KernelParams& p = kernels.params;
+                  std::string& error, int forced_slices) {
   // alpha = 0 or k = 0: no product; the TN kernel runs no k step and writes
   // beta C (or zeros), reading neither A nor B.
   const bool product = alpha != T(0) && k > 0;
-  const Padded size = padded(p, m, n, product ? k : 0);
-  cl_mem ap = c.mem, bp = c.mem;  // never read when there is no product
+  const Padded size = padded(kernels.params, m, n, product ? k : 0);
+  const Split split = split_for(kernels, size, forced_slices);
+  cl_mem ap = c.mem, bp = c.mem, partials = c.mem;  // never read when there is no product
+  const auto acquire = [&](std::size_t bytes, cl_mem& mem) {
+    opencl::Buffer buffer = rt.acquire(bytes, error);
+    mem = buffer.get();
+    if (mem) scratch.push_back(std::move(buffer));
+    return mem != nullptr;
+  };
   if (product) {
-    opencl::Buffer a_packed = rt.acquire(sizeof(T) * std::size_t(size.kp) * size.mp, error);
-    if (!a_packed.get()) return false;
-    opencl::Buffer b_packed = rt.acquire(sizeof(T) * std::size_t(size.kp) * size.np, error);
-    if (!b_packed.get()) return false;
-    ap = a_packed.get();
-    bp = b_packed.get();
-    scratch.push_back(std::move(a_packed));
-    scratch.push_back(std::move(b_packed));
+    if (!acquire(sizeof(T) * std::size_t(size.kp) * size.mp, ap) ||
+        !acquire(sizeof(T) * std::size_t(size.kp) * size.np, bp) ||
+        (split.slices > 1 && !acquire(partial_bytes(split, m, n, sizeof(T)), partials))) {
+      return false;
+    }
     // op(A)(i, k) = A[i + k lda] (N: i contiguous) or A[k + i lda] (T);
     // op(B)(k, j) = B[k + j ldb] (N: k contiguous) or B[j + k ldb] (T).
     if (!enqueue_pack(rt, kernels, Operand::a, transa != 'N', k, m, size.kp, size.mp, a, ap, error) ||
@@ -116,29 +137,68 @@ bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char trans
       return false;
     }
   }
-  return enqueue_tn<T>(rt, kernels, size, ap, bp, m, n, alpha, beta, c, error);
+  return enqueue_product<T>(rt, kernels, size, split, ap, bp, m, n, alpha, beta, c, partials,
+                            error);
 }
+
+namespace {
+
+// The TN kernel over the slices of `split`, slice s writing C + s c_slice.
+template <class T>
+bool enqueue_slices(opencl::Runtime& rt, Kernels& kernels, const Padded& size, const Split& split,
+                    cl_mem ap, cl_mem bp, int m, int n, T alpha, T beta, const DeviceMatrix& c,
+                    long c_slice, std::string& error) {
+  const KernelParams& p = kernels.params;
+  const Range range{{std::size_t(size.mp / p.ml * p.threads_m()),
+                     std::size_t(size.np / p.nl * p.threads_n()), std::size_t(split.slices)},
+                    {std::size_t(p.threads_m()), std::size_t(p.threads_n()), 1}};
+  return launch(rt, kernels, kernels.tn, kTnKernel, range, error, cl_int(size.kp),
+                cl_int(size.mp), cl_int(size.np), ap, bp, cl_int(m), cl_int(n), alpha, beta, c.mem,
+                cl_long(c.offset), cl_int(c.ld), cl_int(split.depth), cl_long(c_slice));
+}
+
+}  // namespace
 
 template <class T>
 bool enqueue_tn(opencl::Runtime& rt, Kernels& kernels, const Padded& size, cl_mem ap, cl_mem bp,
                 int m, int n, T alpha, T beta, const DeviceMatrix& c, std::string& error) {
-  const KernelParams& p = kernels.params;
-  const std::size_t global[2] = {std::size_t(size.mp / p.ml * p.threads_m()),
-                                 std::size_t(size.np / p.nl * p.threads_n())};
-  const std::size_t local[2] = {std::size_t(p.threads_m()), std::size_t(p.threads_n())};
-  return launch(rt, kernels, kernels.tn, kTnKernel, global, local, error, cl_int(size.kp),
-                cl_int(size.mp), cl_int(size.np), ap, bp, cl_int(m), cl_int(n), alpha, beta, c.mem,
+  return enqueue_slices<T>(rt, kernels, size, Split{1, size.kp}, ap, bp, m, n, alpha, beta, c, 0,
+                           error);
+}
+
+template <class T>
+bool enqueue_product(opencl::Runtime& rt, Kernels& kernels, const Padded& size,
+                     const Split& split, cl_mem ap, cl_mem bp, int m, int n, T alpha, T beta,
+                     const DeviceMatrix& c, cl_mem partials, std::string& error) {
+  if (split.slices <= 1) return enqueue_tn<T>(rt, kernels, size, ap, bp, m, n, alpha, beta, c, error);
+  // Each slice's product, as it is (alpha 1, beta 0), into its own m x n partial.
+  const long slice = long(m) * n;
+  if (!enqueue_slices<T>(rt, kernels, size, split, ap, bp, m, n, T(1), T(0), {partials, 0, m},
+                         slice, error)) {
+    return false;
+  }
+  const std::size_t tile = kPackTile;
+  const Range range{{round_up(std::size_t(m), tile), round_up(std::size_t(n), tile), 1},
+                    {tile, tile, 1}};
+  return launch(rt, kernels, kernels.reduce, kReduceKernel, range, error, cl_int(m), cl_int(n),
+                cl_int(split.slices), partials, cl_long(slice), alpha, beta, c.mem,
                 cl_long(c.offset), cl_int(c.ld));
 }
 
 template bool enqueue_gemm<double>(opencl::Runtime&, Kernels&, char, char, int, int, int, double,
                                    const DeviceMatrix&, const DeviceMatrix&, double,
                                    const DeviceMatrix&, std::vector<opencl::Buffer>&,
-                                   std::string&);
+                                   std::string&, int);
 template bool enqueue_gemm<float>(opencl::Runtime&, Kernels&, char, char, int, int, int, float,
                                   const DeviceMatrix&, const DeviceMatrix&, float,
                                   const DeviceMatrix&, std::vector<opencl::Buffer>&,
-                                  std::string&);
+                                  std::string&, int);
+template bool enqueue_product<double>(opencl::Runtime&, Kernels&, const Padded&, const Split&,
+                                      cl_mem, cl_mem, int, int, double, double,
+                                      const DeviceMatrix&, cl_mem, std::string&);
+template bool enqueue_product<float>(opencl::Runtime&, Kernels&, const Padded&, const Split&,
+                                     cl_mem, cl_mem, int, int, float, float, const DeviceMatrix&,
+                                     cl_mem, std::string&);
 template bool enqueue_tn<double>(opencl::Runtime&, Kernels&, const Padded&, cl_mem, cl_mem, int,
                                  int, double, double, const DeviceMatrix&, std::string&);
 template bool enqueue_tn<float>(opencl::Runtime&, Kernels&, const Padded&, cl_mem, cl_mem, int,

@@ -10,6 +10,7 @@
 
 #include "device/opencl_runtime.hpp"
 #include "gemm/kernel_source.hpp"
+#include "gemm/split_k.hpp"
 
 namespace switchyard::gemm {
 
@@ -18,7 +19,9 @@ class Kernels {
  public:
   cl_kernel pack[2][2] = {};  // [operand][transposed]
   cl_kernel tn = nullptr;
+  cl_kernel reduce = nullptr;  // split-K's sum of the partial products
   KernelParams params;
+  int compute_units = 1;  // of the device, for choose_split
   // clSetKernelArg and the enqueue that follows must not interleave with
   // another thread's on the same kernel object.
   std::mutex launch;
@@ -50,19 +53,36 @@ Padded padded(const KernelParams& p, int m, int n, int k);
 bool enqueue_pack(opencl::Runtime& rt, Kernels& kernels, Operand which, bool transposed, int K,
                   int R, int Kp, int Rp, const DeviceMatrix& src, cl_mem dst, std::string& error);
 
-// Enqueues the TN kernel alone on packed operands of `size`.
+// Enqueues the TN kernel alone on packed operands of `size`, in one slice.
 template <class T>
 bool enqueue_tn(opencl::Runtime& rt, Kernels& kernels, const Padded& size, cl_mem ap, cl_mem bp,
                 int m, int n, T alpha, T beta, const DeviceMatrix& c, std::string& error);
 
+// The split-K of a product of `size` with the kernels' tiles on their
+// device (split_k.hpp); `forced_slices` > 0 asks for that many.
+Split split_for(const Kernels& kernels, const Padded& size, int forced_slices = 0);
+
+// Bytes of the partial products of `split` for an m x n C (0 without a split).
+std::size_t partial_bytes(const Split& split, int m, int n, std::size_t element_size);
+
+// Enqueues C <- alpha Ap^T Bp + beta C on packed operands of `size`: the TN
+// kernel alone when split.slices == 1; else its slices into `partials`
+// (partial_bytes of them) and the reduction into C.
+template <class T>
+bool enqueue_product(opencl::Runtime& rt, Kernels& kernels, const Padded& size,
+                     const Split& split, cl_mem ap, cl_mem bp, int m, int n, T alpha, T beta,
+                     const DeviceMatrix& c, cl_mem partials, std::string& error);
+
 // Enqueues C <- alpha op(A) op(B) + beta C on device operands (any
-// transpose, any ld). The packed operands are taken from the pool into
-// `scratch`, which must outlive the queued work (clFinish). alpha = 0 or
-// k = 0 reads neither A nor B; beta = 0 never reads C.
+// transpose, any ld). The packed operands (and partial products, when k is
+// split) are taken from the pool into `scratch`, which must outlive the
+// queued work (clFinish). alpha = 0 or k = 0 reads neither A nor B; beta = 0
+// never reads C. `forced_slices` > 0 splits k into that many slices instead
+// of choose_split's number (tests, benchmarks).
 template <class T>
 bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
                   int k, T alpha, const DeviceMatrix& a, const DeviceMatrix& b, T beta,
                   const DeviceMatrix& c, std::vector<opencl::Buffer>& scratch,
-                  std::string& error);
+                  std::string& error, int forced_slices = 0);
 
 }  // namespace switchyard::gemm

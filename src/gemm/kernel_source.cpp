@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "gemm/kernel_source_parts.hpp"
 #include "gemm/nv_families.hpp"
 
 namespace switchyard::gemm {
@@ -31,9 +32,10 @@ bool layout_from(const std::string& s, Layout& l) {
 bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // The packed operand's addressing, as OpenCL C expressions. "start" is the
-// offset of the work-group's first tile (k = 0, r = group * RB), "step" what
-// one k block of kl adds to it, "stride" the distance between two k rows of
-// a tile. `group`, `Kp` and `Rp` name the kernel's variables.
+// offset of the work-group's first tile (k = k0, the slice's first row,
+// r = group * RB), "step" what one k block of kl adds to it, "stride" the
+// distance between two k rows of a tile. `group`, `k0`, `Kp` and `Rp` name
+// the kernel's variables; k0 is a multiple of kl.
 struct TileAddressing {
   std::string start, step, stride;
 };
@@ -43,11 +45,14 @@ TileAddressing addressing(Layout l, int rb, int kl, const std::string& group,
   const std::string RB = std::to_string(rb), KL = std::to_string(kl);
   switch (l) {
     case Layout::row:
-      return {"(long)" + group + " * " + RB, "(long)" + KL + " * " + rp, rp};
+      return {"(long)k0 * " + rp + " + (long)" + group + " * " + RB, "(long)" + KL + " * " + rp,
+              rp};
     case Layout::cbl:
-      return {"(long)" + group + " * Kp * " + RB, std::to_string(kl * rb), RB};
+      return {"(long)" + group + " * Kp * " + RB + " + (long)k0 * " + RB,
+              std::to_string(kl * rb), RB};
     case Layout::rbl:
-      return {"(long)" + group + " * " + std::to_string(kl * rb), "(long)" + KL + " * " + rp, RB};
+      return {"(long)k0 * " + rp + " + (long)" + group + " * " + std::to_string(kl * rb),
+              "(long)" + KL + " * " + rp, RB};
   }
   return {};
 }
@@ -246,9 +251,11 @@ std::string emit_tn_kernel(const KernelParams& p) {
     << "(const int Kp, const int Mp, const int Np,\n"
     << "    __global const T* restrict Ap, __global const T* restrict Bp,\n"
     << "    const int m, const int n, const T alpha, const T beta,\n"
-    << "    __global T* C, const long c_offset, const int ldc) {\n"
+    << "    __global T* C, const long c_offset, const int ldc,\n"
+    << "    " << kSliceArguments << ") {\n"
     << "  const int tx = get_local_id(0), ty = get_local_id(1);\n"
-    << "  const int gi = get_group_id(0), gj = get_group_id(1);\n";
+    << "  const int gi = get_group_id(0), gj = get_group_id(1);\n"
+    << slice_prologue("C");
   if (p.local_a || p.local_b) o << "  const int lid = ty * " << tx_count << " + tx;\n";
   if (p.local_a) o << "  __local T la[" << p.kl * p.ml << "];\n";
   if (p.local_b) o << "  __local T lb[" << p.kl * p.nl << "];\n";
@@ -257,7 +264,7 @@ std::string emit_tn_kernel(const KernelParams& p) {
   for (int s = 0; s < mv; ++s) {
     for (int j = 0; j < p.ns; ++j) o << "  " << TV << " acc_" << s << "_" << j << " = 0;\n";
   }
-  o << "  for (int kb = 0; kb < Kp; kb += " << p.kl << ") {\n";
+  o << "  for (int kb = 0; kb < k_len; kb += " << p.kl << ") {\n";
   if (p.local_a) emit_local_load(o, p, 'a', p.ml, a.stride);
   if (p.local_b) emit_local_load(o, p, 'b', p.nl, b.stride);
   if (p.local_a || p.local_b) o << "    barrier(CLK_LOCAL_MEM_FENCE);\n";
@@ -318,6 +325,26 @@ std::string emit_tn_kernel(const KernelParams& p) {
   return o.str();
 }
 
+std::string emit_reduce_kernel() {
+  std::ostringstream o;
+  o << "__kernel __attribute__((reqd_work_group_size(" << kPackTile << ", " << kPackTile
+    << ", 1)))\n"
+    << "void " << kReduceKernel
+    << "(const int m, const int n, const int S, __global const T* restrict partial,\n"
+    << "    const long slice, const T alpha, const T beta, __global T* C, const long c_offset,\n"
+    << "    const int ldc) {\n"
+    << "  const int i = get_global_id(0), j = get_global_id(1);\n"
+    << "  if (i >= m || j >= n) return;\n"
+    << "  __global const T* p = partial + i + (long)j * m;\n"
+    // One order for every run (no atomics), so the same call gives the same bits.
+    << "  T sum = p[0];\n"
+    << "  for (int s = 1; s < S; ++s) sum += p[s * slice];\n"
+    << "  __global T* c = C + c_offset + i + (long)j * ldc;\n"
+    << "  *c = beta == (T)0 ? alpha * sum : fma(beta, *c, alpha * sum);\n"
+    << "}\n";
+  return o.str();
+}
+
 std::string program_source(const KernelParams& p) {
   std::string s = emit_prelude(p);
   for (Operand w : {Operand::a, Operand::b}) {
@@ -325,6 +352,7 @@ std::string program_source(const KernelParams& p) {
     s += emit_pack_kernel(p, w, true);
   }
   s += emit_tn_kernel(p);
+  s += emit_reduce_kernel();
   return s;
 }
 

@@ -98,6 +98,7 @@ bool parse(const std::string& text, Precision precision, KernelParams& p);
 inline constexpr const char* kPackDirect[2] = {"pack_a_direct", "pack_b_direct"};
 inline constexpr const char* kPackTransposed[2] = {"pack_a_transposed", "pack_b_transposed"};
 inline constexpr const char* kTnKernel = "gemm_tn";
+inline constexpr const char* kReduceKernel = "reduce_slices";
 inline constexpr int kPackTile = 16;  // the copy kernels' work-group is kPackTile squared
 
 // Arguments of the copy kernels, in order:
@@ -108,9 +109,20 @@ inline constexpr int kPackTile = 16;  // the copy kernels' work-group is kPackTi
 //
 // Arguments of the TN kernel, in order:
 //   int Kp, int Mp, int Np, global const T* Ap, global const T* Bp,
-//   int m, int n, T alpha, T beta, global T* C, long c_offset, int ldc
-// Global size (Mp / ml * threads_m, Np / nl * threads_n), local
-// (threads_m, threads_n).
+//   int m, int n, T alpha, T beta, global T* C, long c_offset, int ldc,
+//   int Ks, long c_slice
+// Global size (Mp / ml * threads_m, Np / nl * threads_n, S), local
+// (threads_m, threads_n, 1). Work-group (i, j, s) multiplies k rows
+// [s Ks, min((s + 1) Ks, Kp)) of its tile (split-K, split_k.hpp; Ks a
+// multiple of kl) and writes C + c_offset + s c_slice. One slice (S = 1,
+// Ks = Kp) is the whole product into C.
+//
+// Arguments of the reduction (split-K), in order:
+//   int m, int n, int S, global const T* partial, long slice, T alpha, T beta,
+//   global T* C, long c_offset, int ldc
+// C(i, j) <- alpha sum_s partial[s slice + i + j m] + beta C(i, j), the sum
+// taken in the order s = 0, 1, ..., S - 1. Global size (m, n) each rounded
+// up to kPackTile, local (kPackTile, kPackTile).
 
 enum class Operand { a = 0, b = 1 };
 
@@ -118,8 +130,10 @@ enum class Operand { a = 0, b = 1 };
 std::string emit_prelude(const KernelParams& p);
 std::string emit_pack_kernel(const KernelParams& p, Operand which, bool transposed);
 std::string emit_tn_kernel(const KernelParams& p);
+std::string emit_reduce_kernel();
 
-// The whole program: prelude, the four copy kernels and the TN kernel.
+// The whole program: prelude, the four copy kernels, the TN kernel and the
+// reduction.
 std::string program_source(const KernelParams& p);
 
 }  // namespace switchyard::gemm

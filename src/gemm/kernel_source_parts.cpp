@@ -232,15 +232,29 @@ std::string main_loop(const SlabCopy& a, const SlabCopy& b, int stages,
   return o;
 }
 
+std::string slice_prologue(const std::string& c) {
+  std::string o;
+  o += "  const int slice = get_group_id(2);\n";
+  o += "  const int k0 = slice * Ks, k_len = min(Ks, Kp - k0);\n";
+  o += "  " + c + " += (long)slice * c_slice;\n";
+  return o;
+}
+
 std::string tn_head(const char* type, int threads) {
   const std::string t(type);
   std::string o = "__kernel __attribute__((reqd_work_group_size(" + str(threads) + ", 1, 1)))\n";
   o += "void " + std::string(kTnKernel) + "(const int Kp, const int Mp, const int Np,\n";
   o += "    __global const " + t + "* restrict a, __global const " + t + "* restrict b,\n";
   o += "    const int m, const int n, const " + t + " alpha, const " + t + " beta,\n";
-  o += "    __global " + t + "* c, const long c_offset, const int ldc) {\n";
+  o += "    __global " + t + "* c, const long c_offset, const int ldc,\n";
+  o += "    " + std::string(kSliceArguments) + ") {\n";
   o += "  const int tid = get_local_id(0);\n";
-  o += "  const int k_pad = Kp, lda = Mp, ldb = Np;\n";
+  o += "  const int lda = Mp, ldb = Np;\n";
+  o += slice_prologue("c");
+  // Both operands are ROW: the slice's rows start k0 rows in.
+  o += "  const int k_pad = k_len;\n";
+  o += "  a += (size_t)k0 * lda;\n";
+  o += "  b += (size_t)k0 * ldb;\n";
   return o;
 }
 

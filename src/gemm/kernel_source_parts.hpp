@@ -65,10 +65,20 @@ std::string main_loop(const SlabCopy& a, const SlabCopy& b, int stages,
                       const std::function<std::string(const std::string&, const std::string&)>&
                           compute);
 
+// The TN kernel's split-K arguments (kernel_source.hpp), which every family appends to the
+// route's others.
+inline constexpr const char* kSliceArguments = "const int Ks, const long c_slice";
+
+// Declares k0 and k_len, the k rows [k0, k0 + k_len) of the packed operands that this
+// work-group's slice (get_group_id(2)) multiplies, and moves the pointer `c` to the slice's
+// partial product (split_k.hpp). Shared by every family.
+std::string slice_prologue(const std::string& c);
+
 // The route's TN kernel head (kernel_source.hpp: name kTnKernel, its arguments, a work-group of
-// `threads` x 1 work-items per tile of C, tiles (Mp / bm) x (Np / bn)), declaring also
-// tid (the work-item in the group), k_pad, lda = Mp and ldb = Np for the kernel body, and the
-// pointers a, b, c for Ap, Bp, C.
+// `threads` x 1 work-items per tile of C and k slice, tiles (Mp / bm) x (Np / bn)), declaring
+// also tid (the work-item in the group), k_pad (the slice's rows), lda = Mp and ldb = Np for the
+// kernel body, and the pointers a, b (at the slice's first row) and c (at its partial) for Ap,
+// Bp, C.
 std::string tn_head(const char* type, int threads);
 
 // Declares tile_m, tile_n (the tile of C this work-group computes, in tiles of bm x bn) from the

@@ -27,8 +27,8 @@
 // the true m x n entries are written, and with beta == 0 C is never read.
 //
 // The kernel is the route's TN kernel (kernel_source.hpp: kTnKernel and its arguments, with
-// lda = Mp and ldb = Np), launched as (Mp / bm * threads(), Np / bn) work-items in work-groups of
-// (threads(), 1): one work-group per bm x bn tile of C.
+// lda = Mp and ldb = Np), launched as (Mp / bm * threads(), Np / bn, S) work-items in work-groups
+// of (threads(), 1, 1): one work-group per bm x bn tile of C and k slice (split-K, S = 1 without).
 
 #include <cstddef>
 #include <string>

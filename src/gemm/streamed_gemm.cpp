@@ -32,10 +32,15 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
   const int width = std::min(n, std::max(1, plan.panel_cols));
   const int panels = (n + width - 1) / width;
   const Padded widest = padded(kernels.params, m, width, product ? k : 0);
+  const Split k_split = split_for(kernels, widest, plan.slices);
+  // The Gram product and its kin: op(B) is op(A)'s host matrix, read once.
+  const bool shared = a == b && lda == ldb && a_rows == b_rows && a_cols == b_cols;
 
-  // Device memory: A and B as they come, C, packed A, and packed panels of
-  // op(B) in turn (the kernel queue runs in order, so panel j + 2 is packed
-  // only after the TN kernel of panel j read its buffer).
+  // Device memory: A and B as they come (one copy when shared), C, packed A,
+  // packed panels of op(B) in turn (the kernel queue runs in order, so panel
+  // j + 2 is packed only after the TN kernel of panel j read its buffer),
+  // and with a split the partial products, which each panel's reduction has
+  // read before the next panel's slices write them.
   std::vector<opencl::Buffer> held;
   const auto acquire = [&](std::size_t elements) {
     opencl::Buffer buffer = rt.acquire(sizeof(T) * elements, error);
@@ -45,14 +50,16 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
   };
   cl_mem dc = acquire(std::size_t(m) * n);
   if (!dc) return false;
-  cl_mem da = dc, db = dc, ap = dc, bp[2] = {dc, dc};  // never read without a product
+  // Never read without a product.
+  cl_mem da = dc, db = dc, ap = dc, bp[2] = {dc, dc}, partials = dc;
   if (product) {
     da = acquire(std::size_t(a_rows) * a_cols);
-    db = da ? acquire(std::size_t(b_rows) * b_cols) : nullptr;
+    db = da && !shared ? acquire(std::size_t(b_rows) * b_cols) : da;
     ap = db ? acquire(std::size_t(widest.kp) * widest.mp) : nullptr;
     bp[0] = ap ? acquire(std::size_t(widest.kp) * widest.np) : nullptr;
     bp[1] = bp[0] && panels > 1 ? acquire(std::size_t(widest.kp) * widest.np) : bp[0];
-    if (!bp[1]) return false;
+    if (bp[1] && k_split.slices > 1) partials = acquire(std::size_t(k_split.slices) * m * width);
+    if (!bp[1] || !partials) return false;
   }
 
   // Stage 0 uploads A, stage 1 + j the panel j of op(B) and of C (beta != 0).
@@ -64,8 +71,10 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
   if (product) split(a_host, lda, a_rows, a_cols, da, a_rows, 0, 0, elems, up[0]);
   for (int j = 0; j < panels; ++j) {
     const long j0 = long(j) * width, nj = std::min<long>(width, n - j0);
-    if (product && nb) split(b_host + j0 * ldb, ldb, k, nj, db, b_rows, 0, j0, elems, up[1 + j]);
-    if (product && !nb) split(b_host + j0, ldb, nj, k, db, b_rows, j0, 0, elems, up[1 + j]);
+    if (product && !shared && nb)
+      split(b_host + j0 * ldb, ldb, k, nj, db, b_rows, 0, j0, elems, up[1 + j]);
+    if (product && !shared && !nb)
+      split(b_host + j0, ldb, nj, k, db, b_rows, j0, 0, elems, up[1 + j]);
     if (beta != T(0)) split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, up[1 + j]);
     split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, down[j]);
   }
@@ -93,8 +102,8 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
     const DeviceMatrix b_panel{db, nb ? long(j0) * b_rows : long(j0), int(b_rows)};
     if ((product && !enqueue_pack(rt, kernels, Operand::b, nb, k, nj, size.kp, size.np, b_panel,
                                   bp[j % 2], error)) ||
-        !enqueue_tn<T>(rt, kernels, size, ap, bp[j % 2], m, nj, alpha, beta,
-                       {dc, long(j0) * m, m}, error)) {
+        !enqueue_product<T>(rt, kernels, size, k_split, ap, bp[j % 2], m, nj, alpha, beta,
+                            {dc, long(j0) * m, m}, partials, error)) {
       return false;
     }
     cl_event computed = nullptr;

@@ -8,7 +8,11 @@
 //   download queue                       C0    |      C1       | ...
 //
 // with host threads copying between the caller's pageable memory and the
-// slots on both ends (stream_transfers.hpp).
+// slots on both ends (stream_transfers.hpp). When op(A) and op(B) are the
+// same host matrix (same pointer, ld and stored shape: the Gram product
+// dgemm('T', 'N', n, n, k, A, lda, A, lda), or 'N', 'T'), it is uploaded
+// once and both operands are packed from that one device copy. A panel too
+// narrow to fill the device runs split-K (split_k.hpp).
 #pragma once
 
 #include <cstddef>
@@ -24,6 +28,9 @@ namespace switchyard::gemm {
 struct StreamPlan {
   int panel_cols;           // columns of C per panel
   std::size_t piece_bytes;  // at most this many bytes per transfer (and slot)
+  // k slices of each panel's product (split_k.hpp): 0 takes choose_split's
+  // number for the widest panel, and every panel uses that split.
+  int slices = 0;
 };
 
 // Panels of about n / 8 columns, whole tiles of the kernel, and pieces of a

@@ -26,20 +26,16 @@
 #include "gemm/nv_families.hpp"
 #include "gemm/streamed_gemm.hpp"
 #include "gemm/tuning_db.hpp"
+#include "gemm_cases.hpp"
 #include "reference_blas.hpp"
 
 namespace switchyard {
 namespace {
 
+using namespace gemm_test;
 using gemm::KernelParams;
 using gemm::Layout;
 using gemm::Precision;
-
-KernelParams params(const char* text, Precision precision) {
-  KernelParams p;
-  EXPECT_TRUE(gemm::parse(text, precision, p)) << text;
-  return p;
-}
 
 // Parameter sets that between them use every layout, local memory for A, B
 // and both, and vector widths 1, 2 and 4.
@@ -196,9 +192,16 @@ TEST(GemmCostModel, TransfersAndOccupancySetTheTime) {
   // An outer product moves 8192^2 elements up and back for almost no flops.
   const double outer = gemm::device_seconds(h200, 8, Shape{8192, 8192, 4, 'N', 'N'});
   EXPECT_GT(outer, 8.0 * 8192 * 8192 / 25e9);
-  // A 64 x 64 C is one tile, on one of the 132 units: its kernel runs at 1/132 of the rate.
-  const double gram = gemm::device_seconds(h200, 8, Shape{64, 64, 1 << 22, 'T', 'N'});
-  EXPECT_GT(gram, 132.0 * 2.0 * 64 * 64 * (1 << 22) / 30000e9);
+  // A 64 x 64 C is one tile, but split-K gives it every unit: the time is A and B going up.
+  const double a_up = 8.0 * 64 * (1 << 22) / 25e9;
+  Shape gram{64, 64, 1 << 22, 'T', 'N'};
+  const double two_operands = gemm::device_seconds(h200, 8, gram);
+  EXPECT_GT(two_operands, 2 * a_up * 25 / 40);
+  EXPECT_LT(two_operands, 2 * a_up + 0.01);
+  // The Gram product of one matrix moves it once.
+  gram.same_operand = true;
+  const double one_operand = gemm::device_seconds(h200, 8, gram);
+  EXPECT_NEAR(one_operand * 2, two_operands, 0.02);
 }
 
 // A device run that stopped after writing part of C is finished block by block in the
@@ -250,116 +253,25 @@ TEST(GemmFinishBlocks, UnwrittenBlocksEqualTheWholeProduct) {
 
 // ---- On the OpenCL device --------------------------------------------------
 
-// The OpenCL device, or null (the test then skips).
-opencl::Runtime* device() {
-  const char* why = nullptr;
-  return opencl::runtime(&why);
-}
-
-struct Case {
-  char ta, tb;
-  int m, n, k;
-  double alpha, beta;
-  int pad;  // lda, ldb, ldc exceed the rows by this much
-};
-
-// The operands of a case and the reference result. C holds NaN where
-// beta = 0 (C must not be read, so NaN must not show in the result), and a
-// sentinel in the rows between m and ldc, which must come back as they were.
-template <class T>
-struct Problem {
-  int lda, ldb, ldc;
-  std::vector<T> a, b, c0, expected;
-  static constexpr T sentinel = T(12345.0);
-};
-
-template <class T>
-Problem<T> problem(const Case& c, unsigned seed) {
-  const int a_rows = c.ta == 'N' ? c.m : c.k, a_cols = c.ta == 'N' ? c.k : c.m;
-  const int b_rows = c.tb == 'N' ? c.k : c.n, b_cols = c.tb == 'N' ? c.n : c.k;
-  Problem<T> p;
-  p.lda = std::max(1, a_rows + c.pad), p.ldb = std::max(1, b_rows + c.pad);
-  p.ldc = c.m + c.pad;
-  p.a = test::random_matrix<T>(std::size_t(p.lda) * std::max(1, a_cols), seed);
-  p.b = test::random_matrix<T>(std::size_t(p.ldb) * std::max(1, b_cols), seed + 1);
-  p.c0 = test::random_matrix<T>(std::size_t(p.ldc) * c.n, seed + 2);
-  for (int j = 0; j < c.n; ++j) {
-    for (int i = 0; i < p.ldc; ++i) {
-      T& x = p.c0[i + std::size_t(j) * p.ldc];
-      if (i >= c.m) x = Problem<T>::sentinel;
-      else if (c.beta == 0) x = std::numeric_limits<T>::quiet_NaN();
-    }
-  }
-  p.expected = p.c0;
-  const T alpha = T(c.alpha), beta = T(c.beta);
-  test::reference_gemm<T>()(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, p.a.data(), &p.lda,
-                            p.b.data(), &p.ldb, &beta, p.expected.data(), &p.ldc, 1, 1);
-  return p;
-}
-
-template <class T>
-double tolerance(const Case& c) {
-  const double eps = std::numeric_limits<T>::epsilon();
-  return 4 * eps * (std::abs(c.alpha) * (c.k + 2) + std::abs(c.beta) + 1);
-}
-
 template <class T>
 void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsigned seed,
                 const gemm::StreamPlan* plan = nullptr) {
   const Problem<T> p = problem<T>(c, seed);
-  const int ldc = p.ldc;
-  const T sentinel = Problem<T>::sentinel;
   std::vector<T> got = p.c0;
-  const T alpha = T(c.alpha), beta = T(c.beta);
   std::string error;
   std::vector<gemm::CBlock> unwritten;
   ASSERT_TRUE(gemm::gemm_streamed<T>(
-      rt, kernels, c.ta, c.tb, c.m, c.n, c.k, alpha, p.a.data(), p.lda, p.b.data(), p.ldb, beta,
-      got.data(), ldc, plan ? *plan : gemm::default_plan(kernels.params, c.n), unwritten, error))
+      rt, kernels, c.ta, c.tb, c.m, c.n, c.k, T(c.alpha), p.a.data(), p.lda, p.b.data(), p.ldb,
+      T(c.beta), got.data(), p.ldc, plan ? *plan : gemm::default_plan(kernels.params, c.n),
+      unwritten, error))
       << error;
   ASSERT_TRUE(unwritten.empty());
-  for (int j = 0; j < c.n; ++j) {
-    for (int i = 0; i < ldc; ++i) {
-      const std::size_t at = i + std::size_t(j) * ldc;
-      if (i >= c.m) {
-        ASSERT_EQ(got[at], sentinel) << "row " << i << " below m was written";
-        continue;
-      }
-      ASSERT_TRUE(std::isfinite(double(got[at]))) << "C(" << i << ", " << j << ")";
-      ASSERT_NEAR(double(got[at]), double(p.expected[at]), tolerance<T>(c))
-          << c.ta << c.tb << " m=" << c.m << " n=" << c.n << " k=" << c.k << " alpha=" << c.alpha
-          << " beta=" << c.beta << " at (" << i << ", " << j << ") with "
-          << gemm::describe(kernels.params)
-          << (plan ? " panels of " + std::to_string(plan->panel_cols) + " columns, pieces of " +
-                         std::to_string(plan->piece_bytes) + " bytes"
-                   : std::string());
-    }
-  }
-}
-
-// The OpenCL device and the kernels of variant `text` in T's precision; `skip` says why a test
-// cannot run there (no device, no fp64), `error` why the kernels did not build.
-struct Variant {
-  opencl::Runtime* rt = nullptr;
-  gemm::Kernels* kernels = nullptr;
-  std::string skip, error;
-};
-
-template <class T>
-Variant variant_for(const char* text) {
-  Variant v;
-  v.rt = device();
-  if (!v.rt) {
-    v.skip = "no OpenCL device";
-    return v;
-  }
-  const Precision precision = sizeof(T) == 8 ? Precision::f64 : Precision::f32;
-  if (precision == Precision::f64 && !v.rt->device().has_fp64) {
-    v.skip = "no fp64";
-    return v;
-  }
-  v.kernels = gemm::kernels_for(*v.rt, params(text, precision), v.error);
-  return v;
+  expect_result(c, p, got,
+                gemm::describe(kernels.params) +
+                    (plan ? " panels of " + std::to_string(plan->panel_cols) +
+                                " columns, pieces of " + std::to_string(plan->piece_bytes) +
+                                " bytes, " + std::to_string(plan->slices) + " slices"
+                          : std::string()));
 }
 
 template <class T>

@@ -110,3 +110,37 @@ TEST(FfmaKernelSource, RejectsBadThreadTiles) {
   p.bm = 64, p.tm = 8, p.warp_rows = 16;  // 8 thread rows cannot hold 16 lanes
   EXPECT_NE(sg::check(p), "");
 }
+
+// Split-K (split_k.hpp): both families take the slice from get_group_id(2), multiply its k_len
+// rows from row k0 of the ROW operands, and write its partial at c + slice * c_slice; all of it
+// in the shared head, before the slabs are set up from a and b.
+void expect_slice_prologue(const std::string& s) {
+  EXPECT_NE(s.find("const long c_offset, const int ldc,\n    const int Ks, const long c_slice) {"),
+            std::string::npos);
+  const std::size_t slabs = s.find("_row0 * lda");
+  ASSERT_NE(slabs, std::string::npos);
+  std::size_t last = 0;
+  for (const char* line : {"const int slice = get_group_id(2);",
+                           "const int k0 = slice * Ks, k_len = min(Ks, Kp - k0);",
+                           "c += (long)slice * c_slice;", "const int k_pad = k_len;",
+                           "a += (size_t)k0 * lda;", "b += (size_t)k0 * ldb;"}) {
+    const std::size_t at = s.find(line);
+    ASSERT_NE(at, std::string::npos) << line;
+    EXPECT_GT(at, last) << line;
+    EXPECT_LT(at, slabs) << line;
+    last = at;
+  }
+  EXPECT_NE(s.find("const int kt_count = k_pad / "), std::string::npos);
+}
+
+TEST(MmaKernelSource, SlicePrologue) {
+  const sg::MmaKernelParams p;
+  ASSERT_EQ(sg::check(p), "");
+  expect_slice_prologue(sg::mma_kernel_source(p));
+}
+
+TEST(FfmaKernelSource, SlicePrologue) {
+  const sg::FfmaKernelParams p;
+  ASSERT_EQ(sg::check(p), "");
+  expect_slice_prologue(sg::ffma_kernel_source(p));
+}

@@ -3,11 +3,13 @@
 //
 // Device-resident: A, B and C in device memory, C <- alpha op(A) op(B) + beta C
 // for NN, NT, TN and TT at m = n = k in LIST (default 1024,2048,4096,8192)
-// and a few non-square and skinny shapes, through the gemm route's OpenCL
-// kernels (copy kernels + TN kernel, the tuning entry of the device) against
-// cuBLAS and CLBlast (libclblast.so.1, when found) on the same GPU, measured
-// in the same run. Each time is the best of R runs, synchronised (clFinish,
-// cudaDeviceSynchronize).
+// and a few non-square and skinny shapes, and for TN and NN at small C with
+// long k (64 x 64 x 2^22, 32 x 32 x 2^22, 256 x 256 x 2^20), through the
+// gemm route's OpenCL kernels (copy kernels + TN kernel, the tuning entry of
+// the device) against cuBLAS and CLBlast (libclblast.so.1, when found) on
+// the same GPU, measured in the same run. Where the route splits k (S > 1
+// slices, split_k.hpp), the route with one slice is timed too. Each time is
+// the best of R runs, synchronised (clFinish, cudaDeviceSynchronize).
 // Host-resident: the route's whole call (streamed through pinned slots) from
 // pageable host memory against NVBLAS (LIB, default
 // /usr/local/cuda/lib64/libnvblas.so, with the CPU BLAS LIB, default
@@ -41,6 +43,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Shape3 {
   int m, n, k;
+  std::vector<const char*> cases = {"NN", "NT", "TN", "TT"};
 };
 
 template <class F>
@@ -84,7 +87,7 @@ DeviceOperands device_operands(opencl::Runtime& rt, char ta, char tb, const Shap
 
 template <class T>
 double ours(opencl::Runtime& rt, gemm::Kernels& kernels, char ta, char tb, const Shape3& s,
-            int repeat) {
+            int repeat, int forced_slices = 0) {
   const DeviceOperands o = device_operands<T>(rt, ta, tb, s);
   if (!o.complete()) return 0;
   std::string error;
@@ -93,7 +96,7 @@ double ours(opencl::Runtime& rt, gemm::Kernels& kernels, char ta, char tb, const
     std::vector<opencl::Buffer> scratch;
     ok = ok && gemm::enqueue_gemm<T>(rt, kernels, ta, tb, s.m, s.n, s.k, T(1),
                                      {o.a.get(), 0, o.a_rows}, {o.b.get(), 0, o.b_rows}, T(1),
-                                     {o.c.get(), 0, s.m}, scratch, error);
+                                     {o.c.get(), 0, s.m}, scratch, error, forced_slices);
     rt.cl().Finish(rt.queue());
   });
   if (!ok) {
@@ -161,24 +164,34 @@ void device_resident(opencl::Runtime& rt, cublasHandle_t handle, const Clblast& 
   std::printf("\n%cgemm, device-resident: %s, kernel %s (%s)\n", sizeof(T) == 8 ? 'd' : 's',
               rt.device().name.c_str(), gemm::describe(sel.entry.params).c_str(),
               sel.source.c_str());
-  std::printf("%-6s %6s %6s %6s %10s %12s %13s %8s %10s\n", "case", "m", "n", "k", "ours TF/s",
-              "cuBLAS TF/s", "CLBlast TF/s", "/cuBLAS", "/CLBlast");
+  std::printf("%-6s %6s %6s %8s %4s %10s %10s %10s %12s %13s %8s %10s\n", "case", "m", "n", "k",
+              "S", "ours ms", "ours TF/s", "S=1 TF/s", "cuBLAS TF/s", "CLBlast TF/s", "/cuBLAS",
+              "/CLBlast");
   std::vector<Shape3> shapes;
   for (int n : sizes) shapes.push_back({n, n, n});
   for (Shape3 s : {Shape3{8192, 8192, 256}, Shape3{8192, 256, 8192}, Shape3{256, 8192, 8192},
                    Shape3{16384, 4096, 1024}, Shape3{1000, 1000, 1000}}) {
     shapes.push_back(s);
   }
+  // Small C, long k: the Gram products that split-K spreads over the device.
+  for (Shape3 s : {Shape3{64, 64, 1 << 22}, Shape3{32, 32, 1 << 22}, Shape3{256, 256, 1 << 20}}) {
+    s.cases = {"TN", "NN"};
+    shapes.push_back(s);
+  }
   for (const Shape3& s : shapes) {
-    for (const char* c : {"NN", "NT", "TN", "TT"}) {
+    const int slices =
+        gemm::split_for(*kernels, gemm::padded(kernels->params, s.m, s.n, s.k)).slices;
+    for (const char* c : s.cases) {
       const double flops = 2.0 * s.m * double(s.n) * s.k;
       const double t_ours = ours<T>(rt, *kernels, c[0], c[1], s, repeat);
+      const double t_one = slices > 1 ? ours<T>(rt, *kernels, c[0], c[1], s, repeat, 1) : t_ours;
       const double t_cublas = cublas<T>(handle, c[0], c[1], s, repeat);
       const double t_clblast = clblast<T>(rt, clblast_lib, c[0], c[1], s, repeat);
       const auto rate = [&](double t) { return t > 0 ? flops / t * 1e-12 : 0.0; };
       const double r_ours = rate(t_ours), r_cublas = rate(t_cublas), r_clblast = rate(t_clblast);
-      std::printf("%-6s %6d %6d %6d %10.2f %12.2f %13.2f %8.2f %10.2f\n", c, s.m, s.n, s.k,
-                  r_ours, r_cublas, r_clblast, r_cublas > 0 ? r_ours / r_cublas : 0.0,
+      std::printf("%-6s %6d %6d %8d %4d %10.3f %10.2f %10.2f %12.2f %13.2f %8.2f %10.2f\n", c,
+                  s.m, s.n, s.k, slices, t_ours * 1e3, r_ours, rate(t_one), r_cublas, r_clblast,
+                  r_cublas > 0 ? r_ours / r_cublas : 0.0,
                   r_clblast > 0 ? r_ours / r_clblast : 0.0);
       std::fflush(stdout);
     }

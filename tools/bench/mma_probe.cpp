@@ -135,7 +135,8 @@ struct Options {
   bool list = false;
 };
 
-// The route's TN kernel arguments (kernel_source.hpp), with lda = Mp and ldb = Np.
+// The route's TN kernel arguments (kernel_source.hpp), with lda = Mp and ldb = Np, in one k slice
+// (Ks = Kp: no split-K).
 template <class T>
 void set_args(cl_kernel k, int kp, int mp, int np, cl_mem a, cl_mem b, int m, int n, T alpha,
               T beta, cl_mem c, cl_long c_offset, int ldc) {
@@ -152,6 +153,9 @@ void set_args(cl_kernel k, int kp, int mp, int np, cl_mem a, cl_mem b, int m, in
   sb::cl_check(clSetKernelArg(k, i++, sizeof c, &c), "arg C");
   sb::cl_check(clSetKernelArg(k, i++, sizeof c_offset, &c_offset), "arg c_offset");
   sb::cl_check(clSetKernelArg(k, i++, sizeof ldc, &ldc), "arg ldc");
+  const cl_long c_slice = 0;
+  sb::cl_check(clSetKernelArg(k, i++, sizeof kp, &kp), "arg Ks");
+  sb::cl_check(clSetKernelArg(k, i++, sizeof c_slice, &c_slice), "arg c_slice");
 }
 
 // The launch of the route: (Mp / bm * threads, Np / bn) work-items in groups of (threads, 1).

@@ -1,0 +1,271 @@
+// Split-K in the gemm route (split_k.hpp): how many slices a product gets,
+// the slice prologue and reduction in the generated program, and, on the
+// OpenCL device (PoCL in CI), split products against reference BLAS: k
+// long against tiny m and n, sizes that are multiples of no tile, every
+// transpose, lda/ldb/ldc past the rows, beta = 0 over NaN in C, general
+// alpha and beta, the rows below m untouched, the same bits from the same
+// call, device-resident and streamed, and the Gram product streamed from
+// one host matrix.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gemm/device_gemm.hpp"
+#include "gemm/kernel_source.hpp"
+#include "gemm/split_k.hpp"
+#include "gemm/streamed_gemm.hpp"
+#include "gemm_cases.hpp"
+#include "reference_blas.hpp"
+
+namespace switchyard {
+namespace {
+
+using namespace gemm_test;
+
+// The shipped H200 double entry's tile: 128 x 64, k steps of 16.
+KernelParams h200_tile() {
+  return params("family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg "
+                "group=8 tiles=xor",
+                Precision::f64);
+}
+
+TEST(GemmSplitK, SlicesFillTheUnitsOnlyWhereTheTilesDoNot) {
+  const KernelParams p = h200_tile();
+  // 64 x 64 x 2^22: one tile, 2 x 132 slices of 15888 rows (the last shorter).
+  gemm::Split s = gemm::choose_split(p, 1, 1 << 22, 132);
+  EXPECT_EQ(s.slices, 264);
+  EXPECT_EQ(s.depth, 15888);
+  EXPECT_EQ(s.depth % p.kl, 0);
+  EXPECT_GE(long(s.slices) * s.depth, 1L << 22);
+  EXPECT_LT(long(s.slices - 1) * s.depth, 1L << 22);
+  // 256 x 256 x 2^20: 2 x 4 tiles, 33 slices each.
+  EXPECT_EQ(gemm::choose_split(p, 8, 1 << 20, 132).slices, 33);
+  // A full device, and square products, are not split.
+  EXPECT_EQ(gemm::choose_split(p, 133, 1 << 20, 132).slices, 1);
+  EXPECT_EQ(gemm::choose_split(p, 64 * 128, 8192, 132).slices, 1);
+  EXPECT_EQ(gemm::choose_split(p, 256, 8192, 132).slices, 1);  // 8192 x 256 x 8192
+  // Short k: slices of at least kMinSliceDepth rows.
+  EXPECT_EQ(gemm::choose_split(p, 1, 4096, 132).slices, 4096 / gemm::kMinSliceDepth);
+  EXPECT_EQ(gemm::choose_split(p, 1, 1008, 132).slices, 1);
+  EXPECT_EQ(gemm::choose_split(p, 1, 0, 132).slices, 1);  // no product
+  // Forced: whole k steps, so 5 slices of 64 rows in steps of 16 are 4 of 16,
+  // and 3 are 2 of 32.
+  s = gemm::choose_split(p, 1, 64, 132, 5);
+  EXPECT_EQ(s.slices, 4);
+  EXPECT_EQ(s.depth, 16);
+  s = gemm::choose_split(p, 1, 64, 132, 3);
+  EXPECT_EQ(s.slices, 2);
+  EXPECT_EQ(s.depth, 32);
+  s = gemm::choose_split(p, 1, 96, 132, 4);
+  EXPECT_EQ(s.slices, 3);
+  EXPECT_EQ(s.depth, 32);
+  EXPECT_EQ(gemm::choose_split(p, 1, 16, 132, 8).slices, 1);
+}
+
+TEST(GemmSplitK, ProgramReadsItsSliceAndSumsThePartials) {
+  const std::string source = gemm::program_source(
+      params("ml=32 nl=16 kl=16 ms=8 ns=4 ks=2 vw=4 local=- layout=CBL,CBL", Precision::f64));
+  EXPECT_NE(source.find("const int Ks, const long c_slice"), std::string::npos);
+  EXPECT_NE(source.find("const int k0 = slice * Ks, k_len = min(Ks, Kp - k0);"),
+            std::string::npos);
+  // CBL: a column panel of Kp rows per tile, the slice k0 rows into it.
+  EXPECT_NE(source.find("Ap + (long)gi * Kp * 32 + (long)k0 * 32"), std::string::npos);
+  EXPECT_NE(source.find("kb < k_len"), std::string::npos);
+  EXPECT_NE(source.find(std::string("void ") + gemm::kReduceKernel + "("), std::string::npos);
+  EXPECT_NE(source.find("for (int s = 1; s < S; ++s) sum += p[s * slice];"), std::string::npos);
+}
+
+// Parameter sets whose layouts put a slice at each of its three kinds of
+// offset (ROW, CBL, RBL), and the portable ffma kernel, whose head the mma
+// kernel shares.
+const char* const kDoubleVariants[] = {
+    "ml=32 nl=16 kl=16 ms=8 ns=4 ks=2 vw=4 local=- layout=CBL,CBL",
+    "ml=16 nl=32 kl=8 ms=2 ns=4 ks=4 vw=2 local=AB layout=ROW,RBL",
+    "ml=16 nl=16 kl=4 ms=4 ns=2 ks=1 vw=1 local=A layout=RBL,ROW",
+};
+const char* const kFloatVariants[] = {
+    "ml=16 nl=32 kl=8 ms=2 ns=4 ks=4 vw=2 local=AB layout=ROW,RBL",
+    "family=ffma ml=64 nl=64 kl=16 ms=4 ns=4 lanes=4 stages=2 copy=reg group=8",
+};
+
+// A case and the slices it is forced into (0: the device's choice).
+struct SplitCase {
+  Case c;
+  int slices;
+};
+
+// Long k against small m and n; sizes that are multiples of no tile; more
+// slices asked for than k steps; k below one step (one slice).
+const SplitCase kShapes[] = {
+    {{'N', 'N', 20, 10, 3001, 1.0, 0.0, 3}, 5},   {{'N', 'N', 64, 64, 4099, -0.7, 0.5, 2}, 7},
+    {{'N', 'N', 37, 29, 1000, 1.3, 0.0, 1}, 3},   {{'N', 'N', 3, 70, 513, 2.0, 1.0, 0}, 64},
+    {{'N', 'N', 21, 17, 3, 1.0, -2.0, 4}, 4},     {{'N', 'N', 20, 10, 5000, 0.5, 0.25, 1}, 0},
+};
+
+// C after enqueue_gemm on device copies of the case's operands, at offsets
+// into their buffers.
+template <class T>
+std::vector<T> device_gemm(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c,
+                           const Problem<T>& p, int slices) {
+  const opencl::Api& cl = rt.cl();
+  const long offset[3] = {3, 1, 5};
+  const std::vector<T>* host[3] = {&p.a, &p.b, &p.c0};
+  std::string error;
+  std::vector<opencl::Buffer> operands;
+  for (int i = 0; i < 3; ++i) {
+    operands.push_back(rt.acquire(sizeof(T) * (offset[i] + host[i]->size()), error));
+    EXPECT_NE(operands.back().get(), nullptr) << error;
+    if (!operands.back().get()) return {};
+    cl.EnqueueWriteBuffer(rt.queue(), operands.back().get(), CL_TRUE, sizeof(T) * offset[i],
+                          sizeof(T) * host[i]->size(), host[i]->data(), 0, nullptr, nullptr);
+  }
+  std::vector<opencl::Buffer> scratch;
+  const bool ok = gemm::enqueue_gemm<T>(
+      rt, kernels, c.ta, c.tb, c.m, c.n, c.k, T(c.alpha), {operands[0].get(), offset[0], p.lda},
+      {operands[1].get(), offset[1], p.ldb}, T(c.beta), {operands[2].get(), offset[2], p.ldc},
+      scratch, error, slices);
+  EXPECT_TRUE(ok) << error;
+  std::vector<T> got(p.c0.size());
+  cl.EnqueueReadBuffer(rt.queue(), operands[2].get(), CL_TRUE, sizeof(T) * offset[2],
+                       sizeof(T) * got.size(), got.data(), 0, nullptr, nullptr);
+  return got;
+}
+
+template <class T>
+void check_device_resident(const char* text) {
+  const Variant variant = variant_for<T>(text);
+  if (!variant.skip.empty()) GTEST_SKIP() << variant.skip;
+  ASSERT_NE(variant.kernels, nullptr) << variant.error;
+  gemm::Kernels& kernels = *variant.kernels;
+  unsigned seed = 900;
+  for (const char* pair : {"NN", "NT", "TN", "TT"}) {
+    for (SplitCase s : kShapes) {
+      s.c.ta = pair[0], s.c.tb = pair[1];
+      const gemm::Padded size = gemm::padded(kernels.params, s.c.m, s.c.n, s.c.k);
+      if (s.slices == 0) {  // the device's own choice must split this one
+        ASSERT_GT(gemm::split_for(kernels, size).slices, 1) << gemm::describe(kernels.params);
+      }
+      const Problem<T> p = problem<T>(s.c, seed += 3);
+      const std::vector<T> got = device_gemm<T>(*variant.rt, kernels, s.c, p, s.slices);
+      ASSERT_EQ(got.size(), p.c0.size());
+      const std::string what = gemm::describe(kernels.params) + ", " +
+                               std::to_string(gemm::split_for(kernels, size, s.slices).slices) +
+                               " slices";
+      expect_result(s.c, p, got, what);
+      if (::testing::Test::HasFatalFailure()) return;
+      const std::vector<T> again = device_gemm<T>(*variant.rt, kernels, s.c, p, s.slices);
+      ASSERT_EQ(std::memcmp(got.data(), again.data(), sizeof(T) * got.size()), 0)
+          << "the same call gave other bits, " << what;
+    }
+  }
+}
+
+TEST(GemmSplitKOpenCl, DeviceResidentDouble) {
+  for (const char* v : kDoubleVariants) {
+    check_device_resident<double>(v);
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+  }
+}
+
+TEST(GemmSplitKOpenCl, DeviceResidentFloat) {
+  for (const char* v : kFloatVariants) {
+    check_device_resident<float>(v);
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+  }
+}
+
+// The NVIDIA-only kernels (the shipped H200 entries' families), on an NVIDIA
+// device (the GPU machine).
+TEST(GemmSplitKOpenCl, NvidiaFamiliesDeviceResident) {
+  opencl::Runtime* rt = device();
+  if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
+  check_device_resident<double>(
+      "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
+      "tiles=xor");
+  if (::testing::Test::HasFatalFailure()) return;
+  check_device_resident<float>(
+      "family=ffma ml=128 nl=128 kl=16 ms=8 ns=8 lanes=4 stages=2 copy=async group=8");
+}
+
+// C after gemm_streamed from host memory under `plan`.
+template <class T>
+std::vector<T> streamed(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c,
+                        const Problem<T>& p, const T* b, const gemm::StreamPlan& plan) {
+  std::vector<T> got = p.c0;
+  std::string error;
+  std::vector<gemm::CBlock> unwritten;
+  EXPECT_TRUE(gemm::gemm_streamed<T>(rt, kernels, c.ta, c.tb, c.m, c.n, c.k, T(c.alpha),
+                                     p.a.data(), p.lda, b, p.ldb, T(c.beta), got.data(), p.ldc,
+                                     plan, unwritten, error))
+      << error;
+  return got;
+}
+
+// Streamed: one panel, and panels of 7 columns (several, the last narrower),
+// each split.
+template <class T>
+void check_streamed(const char* text) {
+  const Variant variant = variant_for<T>(text);
+  if (!variant.skip.empty()) GTEST_SKIP() << variant.skip;
+  ASSERT_NE(variant.kernels, nullptr) << variant.error;
+  unsigned seed = 1900;
+  for (const char* pair : {"NN", "NT", "TN", "TT"}) {
+    for (SplitCase s : kShapes) {
+      s.c.ta = pair[0], s.c.tb = pair[1];
+      for (const gemm::StreamPlan& plan :
+           {gemm::StreamPlan{1024, 1000 * sizeof(T), s.slices},
+            gemm::StreamPlan{7, 300 * sizeof(T), s.slices}}) {
+        const Problem<T> p = problem<T>(s.c, seed += 3);
+        const std::vector<T> got = streamed<T>(*variant.rt, *variant.kernels, s.c, p, p.b.data(), plan);
+        expect_result(s.c, p, got,
+                      gemm::describe(variant.kernels->params) + ", panels of " +
+                          std::to_string(plan.panel_cols) + ", " + std::to_string(s.slices) +
+                          " slices asked");
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(GemmSplitKOpenCl, StreamedDouble) { check_streamed<double>(kDoubleVariants[0]); }
+
+TEST(GemmSplitKOpenCl, StreamedFloat) { check_streamed<float>(kFloatVariants[1]); }
+
+// dgemm('T', 'N', n, n, k, A, lda, A, lda) and its kin, op(B) the host
+// matrix of op(A): uploaded once, packed twice, split; the same bits twice.
+TEST(GemmSplitKOpenCl, GramProductFromOneHostMatrix) {
+  const Variant variant = variant_for<double>(kDoubleVariants[1]);
+  if (!variant.skip.empty()) GTEST_SKIP() << variant.skip;
+  ASSERT_NE(variant.kernels, nullptr) << variant.error;
+  unsigned seed = 2900;
+  // TN and NT: A is k x n (n x k); NN and TT: A is square.
+  const Case cases[] = {{'T', 'N', 24, 24, 3000, 1.0, 0.0, 3},
+                        {'N', 'T', 24, 24, 3000, -1.5, 0.5, 2},
+                        {'N', 'N', 45, 45, 45, 1.0, 1.0, 1},
+                        {'T', 'T', 45, 45, 45, 0.5, 0.0, 0}};
+  for (const Case& c : cases) {
+    Problem<double> p = problem<double>(c, seed += 3);
+    ASSERT_EQ(p.lda, p.ldb);
+    p.b = p.a;  // the reference on the one matrix
+    p.expected = p.c0;
+    const double alpha = c.alpha, beta = c.beta;
+    test::reference_gemm<double>()(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, p.a.data(), &p.lda,
+                                   p.a.data(), &p.lda, &beta, p.expected.data(), &p.ldc, 1, 1);
+    for (int slices : {0, 4}) {
+      const gemm::StreamPlan plan{1024, 4096 * sizeof(double), slices};
+      const std::vector<double> got =
+          streamed<double>(*variant.rt, *variant.kernels, c, p, p.a.data(), plan);
+      // The diagonal sums k squares: its rounding grows with k, not sqrt(k).
+      expect_result(c, p, got, "Gram, " + std::to_string(slices) + " slices asked", c.k);
+      if (::testing::Test::HasFatalFailure()) return;
+      const std::vector<double> again =
+          streamed<double>(*variant.rt, *variant.kernels, c, p, p.a.data(), plan);
+      ASSERT_EQ(std::memcmp(got.data(), again.data(), sizeof(double) * got.size()), 0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace switchyard
