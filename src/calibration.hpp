@@ -8,7 +8,7 @@
 //      start here and stores them in the cache directory, one file per
 //      fallback library and thread count;
 //   2. shipped figures, measured on the H200 test machine's host (16 cores)
-//      with OpenBLAS 0.3.21 and with reference BLAS/LAPACK, taken when the
+//      with OpenBLAS 0.3.26 and with reference BLAS/LAPACK, taken when the
 //      fallback is the same kind of library and the thread count matches;
 //   3. the shipped figures of the nearest kind, scaled to this host's
 //      threads, marked uncertain: the router then sends a call to a device
@@ -28,7 +28,12 @@ struct FallbackRates {
   double syrk[2];         // syrk with n = 64 and a long k
   double geqrf[2];        // tall-skinny QR, 2^17 x 32
   double orgqr[2];        // its Q, 2^17 x 32
-  double ormqr[2];        // its Q^T applied to 2^17 x 32
+  double ormqr[2];        // its Q^T (32 reflectors) applied to 2^17 x 32
+  // The same at 256 columns (reflectors), 2^14 rows: a blocked QR's updates are gemms as deep
+  // as it is wide, so its rate grows with the width (OpenBLAS: 5 times from 32 to 256).
+  double geqrf_wide[2];
+  double orgqr_wide[2];
+  double ormqr_wide[2];
 };
 
 struct HostFigures {

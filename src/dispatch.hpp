@@ -57,6 +57,10 @@ void dispatch(Routine r, Shape s, const char* quick, const Call& call, Fallback&
   const HostView host = weighed ? current_host_view() : HostView{};
   Decision d = decide(config(), r, s, quick, candidate(cpu), candidate(gpu),
                       weighed ? &host : nullptr);
+  if (d.cold) {
+    device::forgo(d.cold->family, d.cold->gain_s);
+    if (d.cold->start) device::start_in_background(d.cold->family);
+  }
   if (d.backend != Backend::fallback) {
     const Implementation<Call>* impl = d.backend == Backend::gpu ? gpu : cpu;
     if (const char* why_not = impl->declines(call)) {

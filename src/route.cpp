@@ -63,10 +63,11 @@ bool pays(const Thresholds& t, Routine r, const Shape& s, Decision& why_not) {
 }
 
 // Whether a device route's modelled time, plus the start-up it would wait for, beats the
-// fallback's on this host; if not, why not goes to `why`. With uncertain figures the device
-// must be twice as fast.
+// fallback's on this host; if not, why not goes to `why`, and for a call kept off a cold device
+// that alone would pay, what it forwent goes to `cold`. With uncertain figures the device must
+// be twice as fast.
 bool weigh(const DeviceCost& cost, const HostView& host, double startup, Routine r,
-           const Shape& s, char* why, std::size_t size) {
+           const Shape& s, char* why, std::size_t size, std::optional<ColdDecline>& cold) {
   const double fallback = fallback_seconds(*host.rates, r, s);
   const double device = cost.seconds(s);
   const double factor = host.certain ? 1.0 : 2.0;
@@ -77,8 +78,14 @@ bool weigh(const DeviceCost& cost, const HostView& host, double startup, Routine
     return false;
   }
   if ((device + startup) * factor >= fallback) {
-    std::snprintf(why, size, "cold device: start-up %.2g s > gain %.2g s%s", startup,
-                  fallback / factor - device, uncertain);
+    // Ski rental: once the calls kept off the device would together have paid for its start,
+    // it starts in the background, so that the calls after it stop forgoing their gain, and no
+    // call waits for it.
+    const double gain = fallback / factor - device;
+    const double forgone = host.forgone_s[int(cost.family)] + gain;
+    cold = ColdDecline{cost.family, gain, forgone >= startup};
+    std::snprintf(why, size, "cold device: start-up %.2g s > gain %.2g s%s%s", startup, gain,
+                  uncertain, cold->start ? "; starting it in the background for the calls to come" : "");
     return false;
   }
   return true;
@@ -125,6 +132,8 @@ HostView current_host_view() {
     const double estimate =
         f == device::Family::cuda ? c.figures.cuda_start_s : c.figures.opencl_start_s;
     v.startup_s[int(f)] = startup_to_pay(device::state(f), device::seconds_starting(f), estimate);
+    v.forgone_s[int(f)] = device::forgone_seconds(f);
+    v.inherited[int(f)] = device::inherited_by_fork(f);
   }
   return v;
 }
@@ -144,6 +153,7 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
   if (!s.on_device && !pays(cfg.thresholds, r, s, why_not)) return why_not;
   const char* why_not_accelerated = nullptr;
   std::optional<Decision> not_paying;  // a route whose cost model said no
+  std::optional<ColdDecline> cold;     // and what a cold device's route forwent
   const auto declined = [&](Backend b, const char* costly) {
     if (!not_paying) not_paying = make(Backend::fallback, "%s route %s", backend_name(b), costly);
   };
@@ -156,9 +166,15 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     }
     char costly[sizeof Decision::reason];
     const bool weighed = c.cost && host && !s.on_device;
+    if (c.cost && host && host->inherited[int(c.cost->family)]) {
+      if (!why_not_accelerated) {
+        why_not_accelerated = "the device was started before fork(): not usable in this process";
+      }
+      continue;
+    }
     // Before anything starts: a cold device is started only for a call that pays for it.
     if (weighed && !weigh(*c.cost, *host, host->startup_s[int(c.cost->family)], r, s, costly,
-                          sizeof costly)) {
+                          sizeof costly, cold)) {
       declined(b, costly);
       continue;
     }
@@ -167,7 +183,8 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
       continue;
     }
     // Started now: the device's own figures (its tuning entry) may differ from the shipped ones.
-    if (weighed && !weigh(*c.cost, *host, 0.0, r, s, costly, sizeof costly)) {
+    std::optional<ColdDecline> started;  // never set: no start-up is weighed here
+    if (weighed && !weigh(*c.cost, *host, 0.0, r, s, costly, sizeof costly, started)) {
       declined(b, costly);
       continue;
     }
@@ -175,7 +192,10 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     if (!c.pays || c.pays(s, costly, sizeof costly)) return make(b, "auto");
     declined(b, costly);
   }
-  if (not_paying) return *not_paying;
+  if (not_paying) {
+    not_paying->cold = cold;
+    return *not_paying;
+  }
   if (why_not_accelerated) return make(Backend::fallback, "%s", why_not_accelerated);
   return make(Backend::fallback, "no accelerated %s route in this build", name);
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
 #include "calibration.hpp"
 #include "config.hpp"
@@ -17,9 +18,19 @@ enum class Backend { fallback, cpu, gpu };
 inline constexpr int backend_count = 3;
 const char* backend_name(Backend b);
 
+// A call kept off a cold device whose start no single call has paid for: the gain the model
+// gave it there, and whether the calls kept off so far, this one included, have together
+// gained enough that the device should now start in the background for the calls to come.
+struct ColdDecline {
+  device::Family family = device::Family::cuda;
+  double gain_s = 0.0;
+  bool start = false;
+};
+
 struct Decision {
   Backend backend = Backend::fallback;
-  char reason[120] = "";
+  char reason[160] = "";
+  std::optional<ColdDecline> cold;  // set only with backend == fallback
 };
 
 // What a device route costs, known without starting the device: the family
@@ -58,6 +69,8 @@ struct HostView {
   const FallbackRates* rates = nullptr;
   bool certain = true;
   double startup_s[device::family_count] = {};  // startup_to_pay of each family
+  double forgone_s[device::family_count] = {};  // device::forgone_seconds of each family
+  bool inherited[device::family_count] = {};    // device::inherited_by_fork of each family
 };
 
 // Decides the backend for one call. `quick` is set by the entry point when

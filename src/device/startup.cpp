@@ -1,7 +1,10 @@
 #include "device/startup.hpp"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -25,11 +28,28 @@ struct Log {
   std::atomic<int> states[family_count] = {};
   Clock::time_point began[family_count];
   void (*starters[family_count])() = {};
+  std::once_flag background[family_count];
+  double forgone[family_count] = {};
+  std::atomic<bool> inherited[family_count] = {};
 };
+
+Log& log();
+
+// In a fork() child, a device the parent started is not the child's to use; the child's calls
+// run in the fallback. Only atomics are touched here: the parent's mutex may be held.
+void after_fork_in_child() {
+  Log& l = log();
+  for (int f = 0; f < family_count; ++f) {
+    if (State(l.states[f].load()) != State::cold) l.inherited[f].store(true);
+  }
+}
 
 // Never destroyed: phases may be reported from helper threads at exit.
 Log& log() {
-  static Log* made = new Log;
+  static Log* made = [] {
+    pthread_atfork(nullptr, nullptr, after_fork_in_child);
+    return new Log;
+  }();
   return *made;
 }
 
@@ -40,9 +60,9 @@ const char* family_name(Family f) { return f == Family::cuda ? "cuda" : "opencl"
 State state(Family f) { return State(log().states[int(f)].load(std::memory_order_acquire)); }
 
 double seconds_starting(Family f) {
+  if (state(f) != State::starting) return 0.0;
   Log& l = log();
   std::lock_guard<std::mutex> lock(l.mutex);
-  if (state(f) != State::starting) return 0.0;
   return std::chrono::duration<double>(Clock::now() - l.began[int(f)]).count();
 }
 
@@ -93,13 +113,51 @@ double measured_start_seconds(Family f) {
   return sum;
 }
 
+double phase_seconds(Family f, const char* name) {
+  Log& l = log();
+  std::lock_guard<std::mutex> lock(l.mutex);
+  double sum = 0.0;
+  for (const Record& r : l.phases) {
+    if (r.family == f && std::strcmp(r.name, name) == 0) sum += r.seconds;
+  }
+  return sum;
+}
+
 void register_starter(Family f, void (*start)()) { log().starters[int(f)] = start; }
+
+void start_in_background(Family f) {
+  Log& l = log();
+  std::call_once(l.background[int(f)], [&l, f] {
+    void (*start)() = l.starters[int(f)];
+    if (!start) return;
+    try {
+      std::thread(start).detach();
+    } catch (const std::exception&) {
+      // No thread to spare: the device starts on demand instead.
+    }
+  });
+}
+
+void forgo(Family f, double seconds) {
+  Log& l = log();
+  std::lock_guard<std::mutex> lock(l.mutex);
+  l.forgone[int(f)] += seconds;
+}
+
+double forgone_seconds(Family f) {
+  Log& l = log();
+  std::lock_guard<std::mutex> lock(l.mutex);
+  return l.forgone[int(f)];
+}
+
+bool inherited_by_fork(Family f) { return log().inherited[int(f)].load(); }
 
 void start_in_background_once(bool wanted) {
   if (!wanted) return;
   static std::once_flag once;
   std::call_once(once, [] {
     try {
+      // One after the other, as a program's calls would start them.
       std::thread([] {
         for (void (*start)() : log().starters) {
           if (start) start();

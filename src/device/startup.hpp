@@ -57,12 +57,26 @@ std::uint64_t phase_count();
 // phases added after the first `since` of them, or "".
 std::string breakdown_since(std::uint64_t since);
 
-// The sum of the phases of `f` so far, in seconds.
+// The sum of the phases of `f` so far, in seconds; of those named `name` only.
 double measured_start_seconds(Family f);
+double phase_seconds(Family f, const char* name);
 
 // How a route starts its family's device (its `unusable()`, which starts it on the first ask);
 // registered by the route's own source file.
 void register_starter(Family f, void (*start)());
+
+// Starts `f` on a detached helper thread, once per process, and returns at once; a call routed
+// to it meanwhile waits for the rest of its start.
+void start_in_background(Family f);
+
+// The gain the router's model gave the calls it kept off cold `f` because none paid for the
+// start alone, summed; the router starts `f` in the background once the sum covers the start.
+void forgo(Family f, double seconds);
+double forgone_seconds(Family f);
+
+// Whether this process is a fork() child of one that had started (or was starting) `f`: the
+// device can not be used here (CUDA does not survive a fork), and the routes leave it alone.
+bool inherited_by_fork(Family f);
 
 // SWITCHYARD_START=background: the first call of the process (`wanted`) starts every registered
 // family on a detached helper thread, one after the other, and returns at once; a call routed

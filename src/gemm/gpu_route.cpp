@@ -12,6 +12,7 @@
 #include "calls.hpp"
 #include "config.hpp"
 #include "device/opencl_runtime.hpp"
+#include "device/opencl_staging.hpp"
 #include "device/startup.hpp"
 #include "dispatch.hpp"
 #include "fallback.hpp"
@@ -103,7 +104,16 @@ void print_info(FILE* out) {
   Implementations<GemmCall<float>>::gpu = &opencl_gemm<float>;
   Implementations<GemmCall<double>>::gpu = &opencl_gemm<double>;
   print_gemm_info = print_info;
-  device::register_starter(device::Family::opencl, [] { unusable<double>(); });
+  // A start in the background makes everything a first call would otherwise wait for: the
+  // context, the double kernels' program and the pinned staging.
+  device::register_starter(device::Family::opencl, [] {
+    if (unusable<double>()) return;
+    const char* why = nullptr;
+    opencl::Runtime& rt = *opencl::runtime(&why);
+    std::string error;
+    gemm::kernels_for(rt, opencl_route::selection<double>(rt).entry.params, error);
+    opencl::staging(rt, error);
+  });
   return true;
 }();
 

@@ -3,6 +3,7 @@
 // device memory always go to the device.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "calibration.hpp"
@@ -30,7 +31,8 @@ const Candidate costed_gpu{true, starting_device, nullptr, nullptr, &cuda_cost};
 // A fallback that runs dgeqrf at 1 GFLOP/s.
 FallbackRates one_gflops() {
   FallbackRates r{};
-  for (double* pair : {r.gemm_square, r.gemm_gram, r.syrk, r.geqrf, r.orgqr, r.ormqr}) {
+  for (double* pair : {r.gemm_square, r.gemm_gram, r.syrk, r.geqrf, r.orgqr, r.ormqr,
+                       r.geqrf_wide, r.orgqr_wide, r.ormqr_wide}) {
     pair[0] = pair[1] = 1.0;
   }
   return r;
@@ -66,6 +68,45 @@ TEST(ColdRoute, AColdDeviceStartsOnlyWhenTheGainCoversItsStartUp) {
   const Shape taller{1 << 19, 32};
   EXPECT_EQ(decide(c, Routine::dgeqrf, taller, nullptr, Candidate{}, costed_gpu, &cold).backend,
             Backend::gpu);
+}
+
+// Calls that each gain too little to start the device add up: the one that brings the sum of
+// their gains past the start-up starts it in the background, and still runs in the fallback.
+TEST(ColdRoute, DeclinedCallsThatTogetherPayStartTheDeviceInTheBackground) {
+  const Config c = defaults();
+  starts = 0;
+  HostView cold = view(0.4);
+  int calls = 0;
+  Decision d;
+  do {
+    d = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &cold);
+    ASSERT_EQ(d.backend, Backend::fallback);
+    ASSERT_TRUE(d.cold.has_value()) << d.reason;
+    EXPECT_EQ(d.cold->family, device::Family::cuda);
+    EXPECT_NEAR(d.cold->gain_s, 0.268 - 0.010, 0.005);
+    cold.forgone_s[int(device::Family::cuda)] += d.cold->gain_s;
+    ++calls;
+  } while (!d.cold->start && calls < 10);
+  EXPECT_EQ(calls, 2) << "0.26 s of gain a call: the second covers 0.4 s";
+  EXPECT_NE(std::string(d.reason).find("starting it in the background"), std::string::npos)
+      << d.reason;
+  EXPECT_EQ(starts, 0) << "the router itself starts nothing";
+  // A call that would not gain on a started device forgoes nothing.
+  const Decision none =
+      decide(c, Routine::dgeqrf, Shape{1 << 14, 16}, nullptr, Candidate{}, costed_gpu, &cold);
+  EXPECT_FALSE(none.cold.has_value()) << none.reason;
+}
+
+TEST(ColdRoute, ADeviceStartedBeforeForkIsLeftAlone) {
+  const Config c = defaults();
+  starts = 0;
+  HostView forked = view(0.0);
+  forked.inherited[int(device::Family::cuda)] = true;
+  Shape s{1 << 20, 32};
+  const Decision d = decide(c, Routine::dgeqrf, s, nullptr, Candidate{}, costed_gpu, &forked);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_NE(std::string(d.reason).find("fork()"), std::string::npos) << d.reason;
+  EXPECT_EQ(starts, 0);
 }
 
 TEST(ColdRoute, AStartUnderWayCountsOnlyWhatIsLeft) {
@@ -119,6 +160,30 @@ TEST(FallbackSpeed, GemmRunsAtTheSquareRateAndSlowerWhenSkinny) {
   const Shape gram{64, 64, 1 << 22, 'T', 'N'};
   EXPECT_NEAR(fallback_seconds(r, Routine::dgemm, gram) * 40e9 / (2.0 * 64 * 64 * (1 << 22)),
               1.0, 1e-9);
+}
+
+// A tall-skinny QR's rate follows the power law through its rates at 32 and 256 columns, and
+// never passes the square gemm's.
+TEST(FallbackSpeed, QrRunsFasterWhenWider) {
+  FallbackRates r = one_gflops();
+  r.gemm_square[0] = 30.0;
+  r.geqrf[0] = 5.0;
+  r.geqrf_wide[0] = 20.0;
+  const auto rate = [&](long m, long n) {
+    const Shape s{m, n};
+    return routine_flops(Routine::dgeqrf, s) / fallback_seconds(r, Routine::dgeqrf, s) / 1e9;
+  };
+  EXPECT_NEAR(rate(1 << 17, 32), 5.0, 1e-9);
+  EXPECT_NEAR(rate(1 << 14, 256), 20.0, 1e-9);
+  EXPECT_NEAR(rate(1 << 16, 128), 5.0 * std::pow(4.0, 2.0 / 3.0), 1e-9);
+  EXPECT_NEAR(rate(1 << 16, 8), 5.0 / std::pow(4.0, 2.0 / 3.0), 1e-9);
+  EXPECT_NEAR(rate(1 << 20, 1024), 30.0, 1e-9) << "capped at the square gemm's rate";
+  // dorgqr and dormqr go by their reflectors.
+  r.ormqr[0] = 4.0;
+  r.ormqr_wide[0] = 4.0;
+  const Shape apply{1 << 16, 16, 128, 'L', 'T'};
+  EXPECT_NEAR(routine_flops(Routine::dormqr, apply) / fallback_seconds(r, Routine::dormqr, apply),
+              4e9, 1.0);
 }
 
 TEST(CalibrationFile, RoundTripsAndRejectsAnythingElse) {

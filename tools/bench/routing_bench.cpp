@@ -1,14 +1,17 @@
-// switchyard bench routing [--fallback LIB] [--routines LIST] [--repeat R] [--quick]
-//                          [--shapes LIST] [--max-seconds S] [--skip-gpu] [--out PATH]
+// switchyard bench routing [--fallback LIB] [--routines LIST] [--repeat R] [--warm-up S]
+//                          [--quick] [--shapes LIST] [--max-seconds S] [--skip-gpu] [--out PATH]
 //
 // Each shape runs as a program makes the call: switchyard-bench-call, linked with reference
 // -llapack -lblas, its operands in pageable host memory, in fresh processes:
 //   routed    Switchyard preloaded in front of the fallback, as for a program linked with it;
 //   fallback  the fallback library alone, preloaded, no Switchyard;
 //   gpu       Switchyard preloaded with the routine forced onto its device route.
-// The first call of each process is the cold one (a fresh process, devices not started);
-// warm is the best of the next R. A row is marked WRONG where the route the router chose, cold
-// or warm, took at least 10% and 5 ms longer than the other route did.
+// The first call of each process is the cold one (a fresh process, devices not started).
+// Warm is the best of R calls made after the same call has been repeated for S seconds (2 by
+// default) in the routed process, as in a program with a history of such calls, where the
+// router may have started a device on the way; the fallback and forced processes, whose route
+// does not change, are warm after one call. A row is marked WRONG where the route the router
+// chose, cold or warm, took at least 10% and 5 ms longer than the other route did.
 #include "routing_bench.hpp"
 
 #include <dlfcn.h>
@@ -35,6 +38,7 @@ struct Options {
   std::vector<std::string> routines;  // empty: all
   std::vector<std::string> shapes;    // "dgemm:T:N:64:64:4194304"; empty: the sweep
   int repeat = 3;
+  double warm_up_s = 2.0;
   bool quick = false, gpu = true;
   double max_seconds = 5.0;
   std::string out;
@@ -146,7 +150,8 @@ struct Run {
   bool skipped = false;
   double cold = 0, warm = 0;  // ms
   double check = 0;
-  std::string cold_route, warm_route, cold_reason, error;
+  int calls = 0;
+  std::string cold_route, warm_route, cold_reason, warm_reason, error;
 };
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
@@ -180,19 +185,21 @@ void read_trace(const std::string& path, const std::string& routine, Run& run) {
     const std::size_t r = line.find(" route=");
     if (r == std::string::npos) continue;
     const std::string route = line.substr(r + 7, line.find(' ', r + 7) - r - 7);
+    const std::size_t q = line.find("reason=\"");
+    const std::string reason =
+        q == std::string::npos ? "" : line.substr(q + 8, line.find('"', q + 8) - q - 8);
     if (first) {
       run.cold_route = route;
-      const std::size_t q = line.find("reason=\"");
-      if (q != std::string::npos) {
-        run.cold_reason = line.substr(q + 8, line.find('"', q + 8) - q - 8);
-      }
+      run.cold_reason = reason;
       first = false;
     }
     run.warm_route = route;
+    run.warm_reason = reason;
   }
 }
 
-Run run_child(const Shape& shape, const std::string& environment, int repeat, bool traced) {
+Run run_child(const Shape& shape, const std::string& environment, double warm_up_s, int repeat,
+              bool traced) {
   Run run;
   char trace[] = "/tmp/switchyard-routing-XXXXXX";
   const int fd = mkstemp(trace);
@@ -201,7 +208,7 @@ Run run_child(const Shape& shape, const std::string& environment, int repeat, bo
   if (traced) command += " SWITCHYARD_TRACE=" + quoted(trace);
   command += " " + quoted(sibling("switchyard-bench-call")) + " " + shape.routine;
   for (const std::string& a : shape.args) command += " " + a;
-  command += " " + std::to_string(repeat + 1) + " 2>&1";
+  command += " " + std::to_string(warm_up_s * 1e3) + " " + std::to_string(repeat) + " 2>&1";
   std::string output;
   if (FILE* child = popen(command.c_str(), "r")) {
     char buffer[4096];
@@ -213,7 +220,7 @@ Run run_child(const Shape& shape, const std::string& environment, int repeat, bo
     std::vector<double> times;
     words >> word;  // "ms"
     while (words >> word && word != "check") times.push_back(std::atof(word.c_str()));
-    words >> run.check;
+    words >> run.check >> word >> run.calls;
     run.ran = status == 0 && int(times.size()) == repeat + 1;
     if (run.ran) {
       run.cold = times[0];
@@ -266,6 +273,8 @@ int routing_main(int argc, char** argv) {
       list(o.routines);
     } else if (arg == "--shapes" && value) {
       list(o.shapes);
+    } else if (arg == "--warm-up" && value) {
+      o.warm_up_s = std::max(0.0, std::atof(value)), ++i;
     } else if (arg == "--repeat" && value) {
       o.repeat = std::max(1, std::atoi(value)), ++i;
     } else if (arg == "--max-seconds" && value) {
@@ -280,7 +289,8 @@ int routing_main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: switchyard bench routing [--fallback LIB] [--routines LIST] "
                    "[--shapes R:ARGS,...]\n"
-                   "         [--repeat R] [--quick] [--max-seconds S] [--skip-gpu] [--out PATH]\n");
+                   "         [--repeat R] [--warm-up S] [--quick] [--max-seconds S] [--skip-gpu] "
+                   "[--out PATH]\n");
       return 2;
     }
   }
@@ -307,8 +317,9 @@ int routing_main(int argc, char** argv) {
   const std::string alone = "env -u SWITCHYARD_FALLBACK LD_PRELOAD=" + quoted(o.fallback);
   const std::string routed = "env -u SWITCHYARD_FALLBACK LD_PRELOAD=" +
                              quoted(library_path() + ":" + o.fallback);
-  std::printf("switchyard bench routing: fallback %s, %d warm repeats, pageable host memory, "
-              "each column a fresh process\n", o.fallback.c_str(), o.repeat);
+  std::printf("switchyard bench routing: fallback %s, warm: best of %d after %g s of the same "
+              "call, pageable host memory, each column a fresh process\n",
+              o.fallback.c_str(), o.repeat, o.warm_up_s);
   std::printf("%-34s %-17s %9s %9s %9s %9s %9s %9s  %s\n", "call", "route cold/warm",
               "ours c", "ours w", "fb c", "fb w", "gpu c", "gpu w", "verdict");
   FILE* out = o.out.empty() ? nullptr : std::fopen(o.out.c_str(), "w");
@@ -331,19 +342,19 @@ int routing_main(int argc, char** argv) {
     if (known != fallback_gflops.end() && estimate > o.max_seconds) {
       fb.skipped = true;
     } else {
-      fb = run_child(s, alone, o.repeat, false);
+      fb = run_child(s, alone, 0.0, o.repeat, false);
       if (fb.ran) {
         const double rate = s.flops / (fb.warm * 1e6);
         fallback_gflops[s.routine] = std::max(fallback_gflops[s.routine], rate);
       }
     }
-    const Run ours = run_child(s, routed, o.repeat, true);
+    const Run ours = run_child(s, routed, o.warm_up_s, o.repeat, true);
     Run gpu;
     gpu.skipped = !o.gpu;
     if (o.gpu) {
       std::string upper = s.routine;
       for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
-      gpu = run_child(s, routed + " SWITCHYARD_ROUTE_" + upper + "=gpu", o.repeat, true);
+      gpu = run_child(s, routed + " SWITCHYARD_ROUTE_" + upper + "=gpu", 0.0, o.repeat, true);
     }
     // The other route of each choice: the fallback alone when Switchyard chose its device,
     // the device forced when it chose the fallback.
@@ -372,7 +383,10 @@ int routing_main(int argc, char** argv) {
                 ms(ours, true).c_str(), ms(ours, false).c_str(), ms(fb, true).c_str(),
                 ms(fb, false).c_str(), ms(gpu, true).c_str(), ms(gpu, false).c_str(),
                 verdict.c_str());
-    if (bad_cold || bad_warm) std::printf("%34s reason: %s\n", "", ours.cold_reason.c_str());
+    if (bad_cold) std::printf("%34s cold: %s\n", "", ours.cold_reason.c_str());
+    if (bad_warm) {
+      std::printf("%34s warm, after %d calls: %s\n", "", ours.calls, ours.warm_reason.c_str());
+    }
     if (const std::string note = forced_note(gpu); o.gpu && !note.empty()) {
       std::printf("%34s gpu not taken: %s\n", "", note.c_str());
     }

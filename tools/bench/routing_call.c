@@ -1,12 +1,16 @@
-/* switchyard-bench-call ROUTINE SHAPE... REPEATS
+/* switchyard-bench-call ROUTINE SHAPE... WARM_UP_MS REPEATS
  *
  * One routed call as a program makes it, for `switchyard bench routing`: operands in
  * ordinary (pageable) host memory, the call through the BLAS/LAPACK name this program is
  * linked with (reference -llapack -lblas), so that a preloaded library takes it exactly as it
- * would take a user's. Each of REPEATS calls is timed alone, on inputs prepared before the
- * clock starts (a fresh copy of A for the routines that overwrite it). Prints
- *   ms T1 T2 ... check C
- * where C is a checksum of the output, so that a wrong answer shows as a different number.
+ * would take a user's. The first call is the process's first (cold); then the call is repeated
+ * until WARM_UP_MS have passed since the first began, as a program with a history of such
+ * calls would have made them (the router may start a device on the way); then REPEATS more.
+ * Each call is timed alone, on inputs prepared before the clock starts (a fresh copy of A for
+ * the routines that overwrite it). Prints
+ *   ms T0 T1 ... TR check C calls N
+ * T0 the first call, T1... the last REPEATS, N the calls in all, and C a checksum of the
+ * output, so that a wrong answer shows as a different number.
  *
  *   dgemm|sgemm TRANSA TRANSB M N K      C = A B (op as given), alpha 1, beta 0
  *   dsyrk|ssyrk UPLO TRANS N K           C = A^T A or A A^T, one triangle
@@ -75,114 +79,143 @@ static double checksum_s(const float* x, size_t count) {
   return sum;
 }
 
-int main(int argc, char** argv) {
-  if (argc < 4) {
-    fprintf(stderr, "usage: switchyard-bench-call ROUTINE SHAPE... REPEATS\n");
-    return 2;
+/* One problem: what a call needs, made before any clock starts. */
+struct Problem {
+  char routine[8];
+  char ta, tb; /* gemm's TRANSA/TRANSB, syrk's UPLO/TRANS */
+  int m, n, k, lda, ldb, lwork, double_precision;
+  void *a, *a0, *b, *c, *c0, *tau, *work;
+  size_t ca, cc;
+};
+
+/* One call of `p`, its milliseconds; inputs a call overwrites are restored off the clock. */
+static double call_once(struct Problem* p, int* info) {
+  const char* r = p->routine;
+  const int d = p->double_precision;
+  const double one = 1, zero = 0;
+  const float onef = 1, zerof = 0;
+  double t;
+  if (!strcmp(r, "dormqr")) {
+    memcpy(p->c, p->c0, p->cc * 8);
+  } else if (strstr(r, "geqrf") || !strcmp(r, "dorgqr")) {
+    memcpy(p->a, p->a0, p->ca * (d ? 8 : 4));
   }
-  const char* r = argv[1];
-  const int repeats = atoi(argv[argc - 1]);
-  double check = 0;
-  printf("ms");
-  if (!strcmp(r, "dgemm") || !strcmp(r, "sgemm")) {
-    const char ta = argv[2][0], tb = argv[3][0];
-    const int m = atoi(argv[4]), n = atoi(argv[5]), k = atoi(argv[6]);
-    const int lda = ta == 'N' ? m : k, ldb = tb == 'N' ? k : n;
-    const size_t ca = (size_t)m * k, cb = (size_t)k * n, cc = (size_t)m * n;
-    const int d = r[0] == 'd';
-    void* a = take(ca * (d ? 8 : 4));
-    void* b = take(cb * (d ? 8 : 4));
-    void* c = take(cc * (d ? 8 : 4));
-    fill(d ? a : NULL, d ? NULL : a, ca, 1);
-    fill(d ? b : NULL, d ? NULL : b, cb, 2);
-    for (int i = 0; i < repeats; ++i) {
-      const double t = now_ms();
-      if (d) {
-        const double one = 1, zero = 0;
-        dgemm_(&ta, &tb, &m, &n, &k, &one, a, &lda, b, &ldb, &zero, c, &m, 1, 1);
-      } else {
-        const float one = 1, zero = 0;
-        sgemm_(&ta, &tb, &m, &n, &k, &one, a, &lda, b, &ldb, &zero, c, &m, 1, 1);
-      }
-      printf(" %.3f", now_ms() - t);
-      fflush(stdout);
-    }
-    check = d ? checksum_d(c, cc) : checksum_s(c, cc);
-  } else if (!strcmp(r, "dsyrk") || !strcmp(r, "ssyrk")) {
-    const char uplo = argv[2][0], trans = argv[3][0];
-    const int n = atoi(argv[4]), k = atoi(argv[5]);
-    const int lda = trans == 'N' ? n : k;
-    const size_t ca = (size_t)n * k, cc = (size_t)n * n;
-    const int d = r[0] == 'd';
-    void* a = take(ca * (d ? 8 : 4));
-    void* c = take(cc * (d ? 8 : 4));
-    fill(d ? a : NULL, d ? NULL : a, ca, 1);
-    fill(d ? c : NULL, d ? NULL : c, cc, 3);
-    for (int i = 0; i < repeats; ++i) {
-      const double t = now_ms();
-      if (d) {
-        const double one = 1, zero = 0;
-        dsyrk_(&uplo, &trans, &n, &k, &one, a, &lda, &zero, c, &n, 1, 1);
-      } else {
-        const float one = 1, zero = 0;
-        ssyrk_(&uplo, &trans, &n, &k, &one, a, &lda, &zero, c, &n, 1, 1);
-      }
-      printf(" %.3f", now_ms() - t);
-      fflush(stdout);
-    }
-    /* Only the triangle asked for is the answer; the other holds what was there. */
-    check = d ? checksum_d(c, cc) : checksum_s(c, cc);
-  } else if (!strcmp(r, "dgeqrf") || !strcmp(r, "sgeqrf") || !strcmp(r, "dorgqr") ||
-             !strcmp(r, "dormqr")) {
-    const int m = atoi(argv[2]), n = atoi(argv[3]);
-    const int k = !strcmp(r, "dormqr") ? atoi(argv[4]) : n;
-    const int d = r[0] == 'd';
-    const int cols = !strcmp(r, "dormqr") ? k : n; /* A holds k reflectors for dormqr */
-    const size_t ca = (size_t)m * cols;
-    const int lwork = 256 * (n > k ? n : k);
-    int info = 0;
-    void* a0 = take(ca * (d ? 8 : 4));
-    void* a = take(ca * (d ? 8 : 4));
-    void* tau = take((size_t)cols * (d ? 8 : 4));
-    void* work = take((size_t)lwork * (d ? 8 : 4));
-    fill(d ? a0 : NULL, d ? NULL : a0, ca, 1);
-    if (strcmp(r, "dgeqrf") && strcmp(r, "sgeqrf")) {
-      /* orgqr and ormqr work on reflectors: factor once, outside the clock. */
-      dgeqrf_(&m, &cols, a0, &m, tau, work, &lwork, &info);
-    }
-    double* c0 = NULL;
-    double* c = NULL;
-    if (!strcmp(r, "dormqr")) {
-      c0 = take((size_t)m * n * 8);
-      c = take((size_t)m * n * 8);
-      fill(c0, NULL, (size_t)m * n, 4);
-    }
-    for (int i = 0; i < repeats; ++i) {
-      double t;
-      if (!strcmp(r, "dormqr")) {
-        memcpy(c, c0, (size_t)m * n * 8);
-        t = now_ms();
-        dormqr_("L", "T", &m, &n, &k, a0, &m, tau, c, &m, work, &lwork, &info, 1, 1);
-      } else {
-        memcpy(a, a0, ca * (d ? 8 : 4));
-        t = now_ms();
-        if (!strcmp(r, "dgeqrf")) dgeqrf_(&m, &n, a, &m, tau, work, &lwork, &info);
-        if (!strcmp(r, "sgeqrf")) sgeqrf_(&m, &n, a, &m, tau, work, &lwork, &info);
-        if (!strcmp(r, "dorgqr")) dorgqr_(&m, &n, &k, a, &m, tau, work, &lwork, &info);
-      }
-      printf(" %.3f", now_ms() - t);
-      fflush(stdout);
-    }
-    if (info != 0) {
-      printf("\n");
-      fprintf(stderr, "switchyard-bench-call: %s returned info %d\n", r, info);
-      return 4;
-    }
-    check = c ? checksum_d(c, (size_t)m * n) : d ? checksum_d(a, ca) : checksum_s(a, ca);
+  t = now_ms();
+  if (!strcmp(r, "dgemm")) {
+    dgemm_(&p->ta, &p->tb, &p->m, &p->n, &p->k, &one, p->a, &p->lda, p->b, &p->ldb, &zero, p->c,
+           &p->m, 1, 1);
+  } else if (!strcmp(r, "sgemm")) {
+    sgemm_(&p->ta, &p->tb, &p->m, &p->n, &p->k, &onef, p->a, &p->lda, p->b, &p->ldb, &zerof, p->c,
+           &p->m, 1, 1);
+  } else if (!strcmp(r, "dsyrk")) {
+    dsyrk_(&p->ta, &p->tb, &p->n, &p->k, &one, p->a, &p->lda, &zero, p->c, &p->n, 1, 1);
+  } else if (!strcmp(r, "ssyrk")) {
+    ssyrk_(&p->ta, &p->tb, &p->n, &p->k, &onef, p->a, &p->lda, &zerof, p->c, &p->n, 1, 1);
+  } else if (!strcmp(r, "dgeqrf")) {
+    dgeqrf_(&p->m, &p->n, p->a, &p->m, p->tau, p->work, &p->lwork, info);
+  } else if (!strcmp(r, "sgeqrf")) {
+    sgeqrf_(&p->m, &p->n, p->a, &p->m, p->tau, p->work, &p->lwork, info);
+  } else if (!strcmp(r, "dorgqr")) {
+    dorgqr_(&p->m, &p->n, &p->k, p->a, &p->m, p->tau, p->work, &p->lwork, info);
   } else {
-    fprintf(stderr, "switchyard-bench-call: unknown routine %s\n", r);
+    dormqr_("L", "T", &p->m, &p->n, &p->k, p->a0, &p->m, p->tau, p->c, &p->m, p->work, &p->lwork,
+            info, 1, 1);
+  }
+  return now_ms() - t;
+}
+
+/* Reads ROUTINE SHAPE... into `p` and makes its operands; 0 when the arguments are wrong. */
+static int make_problem(int argc, char** argv, struct Problem* p) {
+  const char* r = argv[1];
+  const int shape_args = argc - 4; /* between the routine and WARM_UP_MS REPEATS */
+  const int gemm = !strcmp(r, "dgemm") || !strcmp(r, "sgemm");
+  const int syrk = !strcmp(r, "dsyrk") || !strcmp(r, "ssyrk");
+  const int qr = !strcmp(r, "dgeqrf") || !strcmp(r, "sgeqrf") || !strcmp(r, "dorgqr");
+  const int ormqr = !strcmp(r, "dormqr");
+  size_t e;
+  memset(p, 0, sizeof *p);
+  if (!(gemm && shape_args == 5) && !(syrk && shape_args == 4) && !(qr && shape_args == 2) &&
+      !(ormqr && shape_args == 3)) {
+    return 0;
+  }
+  snprintf(p->routine, sizeof p->routine, "%s", r);
+  p->double_precision = r[0] == 'd';
+  e = p->double_precision ? 8 : 4;
+  if (gemm) {
+    p->ta = argv[2][0], p->tb = argv[3][0];
+    p->m = atoi(argv[4]), p->n = atoi(argv[5]), p->k = atoi(argv[6]);
+    p->lda = p->ta == 'N' ? p->m : p->k, p->ldb = p->tb == 'N' ? p->k : p->n;
+    p->ca = (size_t)p->m * p->k, p->cc = (size_t)p->m * p->n;
+    p->a = take(p->ca * e), p->b = take((size_t)p->k * p->n * e), p->c = take(p->cc * e);
+    fill(e == 8 ? p->a : NULL, e == 8 ? NULL : p->a, p->ca, 1);
+    fill(e == 8 ? p->b : NULL, e == 8 ? NULL : p->b, (size_t)p->k * p->n, 2);
+  } else if (syrk) {
+    p->ta = argv[2][0], p->tb = argv[3][0];
+    p->n = atoi(argv[4]), p->k = atoi(argv[5]);
+    p->lda = p->tb == 'N' ? p->n : p->k;
+    p->ca = (size_t)p->n * p->k, p->cc = (size_t)p->n * p->n;
+    p->a = take(p->ca * e), p->c = take(p->cc * e);
+    fill(e == 8 ? p->a : NULL, e == 8 ? NULL : p->a, p->ca, 1);
+    fill(e == 8 ? p->c : NULL, e == 8 ? NULL : p->c, p->cc, 3);
+  } else {
+    int info = 0, cols;
+    p->m = atoi(argv[2]), p->n = atoi(argv[3]);
+    p->k = ormqr ? atoi(argv[4]) : p->n;
+    cols = ormqr ? p->k : p->n; /* A holds k reflectors for dormqr */
+    p->ca = (size_t)p->m * cols;
+    p->lwork = 256 * (p->n > p->k ? p->n : p->k);
+    p->a0 = take(p->ca * e), p->a = take(p->ca * e);
+    p->tau = take((size_t)cols * e), p->work = take((size_t)p->lwork * e);
+    fill(e == 8 ? p->a0 : NULL, e == 8 ? NULL : p->a0, p->ca, 1);
+    if (!strstr(r, "geqrf")) {
+      /* orgqr and ormqr work on reflectors: factor once, outside the clock. */
+      dgeqrf_(&p->m, &cols, p->a0, &p->m, p->tau, p->work, &p->lwork, &info);
+    }
+    if (ormqr) {
+      p->cc = (size_t)p->m * p->n;
+      p->c0 = take(p->cc * 8), p->c = take(p->cc * 8);
+      fill(p->c0, NULL, p->cc, 4);
+    }
+  }
+  return 1;
+}
+
+static double checksum(const struct Problem* p) {
+  const void* out = p->c ? p->c : p->a;
+  const size_t count = p->c ? p->cc : p->ca;
+  return p->double_precision ? checksum_d(out, count) : checksum_s(out, count);
+}
+
+int main(int argc, char** argv) {
+  struct Problem p;
+  double warm_up_ms, begin;
+  int repeats, calls = 0, info = 0, i;
+  if (argc < 5 || !make_problem(argc, argv, &p)) {
+    fprintf(stderr, "usage: switchyard-bench-call ROUTINE SHAPE... WARM_UP_MS REPEATS\n");
     return 2;
   }
-  printf(" check %.10g\n", check);
+  warm_up_ms = atof(argv[argc - 2]);
+  repeats = atoi(argv[argc - 1]);
+  printf("ms");
+  begin = now_ms();
+  printf(" %.3f", call_once(&p, &info));
+  fflush(stdout);
+  ++calls;
+  /* A program's history of the same call; capped so that tiny calls end. */
+  while (now_ms() - begin < warm_up_ms && calls < 100000) {
+    call_once(&p, &info);
+    ++calls;
+  }
+  for (i = 0; i < repeats; ++i) {
+    printf(" %.3f", call_once(&p, &info));
+    fflush(stdout);
+    ++calls;
+  }
+  if (info != 0) {
+    printf("\n");
+    fprintf(stderr, "switchyard-bench-call: %s returned info %d\n", p.routine, info);
+    return 4;
+  }
+  printf(" check %.10g calls %d\n", checksum(&p), calls);
   return 0;
 }
