@@ -1,12 +1,16 @@
 // switchyard_calibrate: times the fallback library on one shape of each class of routed call,
 // and the start-up a cold device costs the first call routed to it, and stores the figures
 // for the router (calibration.hpp).
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -24,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 
 // The shapes timed: large enough that the fallback runs at its rate, small enough that reference
 // BLAS takes about a second each.
-constexpr int kSquare = 1024, kGram = 64, kGramK = 1 << 18;
+constexpr int kSquare = 1024, kGram = 64, kGramK = 1 << 18, kWideGram = 256, kWideGramK = 1 << 14;
 // Tall-skinny QR at two widths, since its rate grows with the width (calibration.hpp).
 struct Tall {
   int rows, cols;
@@ -104,20 +108,31 @@ void time_gemm(GemmFn<T>* gemm, FallbackRates& rates, Progress& progress) {
     rates.gemm_gram[p] = gflops(r, Shape{n, n, k, 'T', 'N'}, s);
     progress.step(sizeof(T) == 8 ? "dgemm 64 x 64 x 2^18" : "sgemm 64 x 64 x 2^18");
   }
+  {
+    const int n = kWideGram, k = kWideGramK;
+    std::vector<T> a = random_matrix<T>(std::size_t(k) * n), c(std::size_t(n) * n);
+    const double s = best_seconds([&] {
+      gemm("T", "N", &n, &n, &k, &one, a.data(), &k, a.data(), &k, &zero, c.data(), &n, 1, 1);
+    });
+    rates.gemm_wide[p] = gflops(r, Shape{n, n, k, 'T', 'N'}, s);
+    progress.step(sizeof(T) == 8 ? "dgemm 256 x 256 x 2^14" : "sgemm 256 x 256 x 2^14");
+  }
 }
 
 template <class T>
 void time_syrk(SyrkFn<T>* syrk, FallbackRates& rates, Progress& progress) {
   const int p = precision_index<T>;
-  const int n = kGram, k = kGramK;
   const T one = 1, zero = 0;
-  std::vector<T> a = random_matrix<T>(std::size_t(k) * n), c(std::size_t(n) * n);
-  const double s = best_seconds([&] {
-    syrk("U", "T", &n, &k, &one, a.data(), &k, &zero, c.data(), &n, 1, 1);
-  });
-  Shape shape{n, n, k, 'U', 'T'};
-  rates.syrk[p] = gflops(p == 0 ? Routine::dsyrk : Routine::ssyrk, shape, s);
-  progress.step(sizeof(T) == 8 ? "dsyrk 64 x 2^18" : "ssyrk 64 x 2^18");
+  for (const auto& [n, k, into, label] :
+       {std::tuple{kGram, kGramK, &FallbackRates::syrk, "syrk 64 x 2^18"},
+        std::tuple{kWideGram, kWideGramK, &FallbackRates::syrk_wide, "syrk 256 x 2^14"}}) {
+    std::vector<T> a = random_matrix<T>(std::size_t(k) * n), c(std::size_t(n) * n);
+    const double s = best_seconds([&, n = n, k = k] {
+      syrk("U", "T", &n, &k, &one, a.data(), &k, &zero, c.data(), &n, 1, 1);
+    });
+    (rates.*into)[p] = gflops(p == 0 ? Routine::dsyrk : Routine::ssyrk, Shape{n, n, k, 'U', 'T'}, s);
+    progress.step((std::string(p == 0 ? "d" : "s") + label).c_str());
+  }
 }
 
 // Where one width's rates go: FallbackRates' narrow or wide members.
@@ -187,30 +202,55 @@ double cold_start_seconds(const Call& call, const std::function<void()>& reset) 
   return cold - once > warm ? cold - once - warm : 0.0;
 }
 
+// `measure` run in a child process of this one, which has started no device: each start is
+// timed as a program's first call pays it, not after the other family has loaded the driver
+// they share. 0 when the child could not run it.
+double in_child(const std::function<double()>& measure) {
+  int fds[2];
+  if (pipe(fds) != 0) return 0.0;
+  const pid_t child = fork();
+  if (child == 0) {
+    close(fds[0]);
+    const double seconds = measure();
+    const bool sent = write(fds[1], &seconds, sizeof seconds) == ssize_t(sizeof seconds);
+    _exit(sent ? 0 : 1);
+  }
+  close(fds[1]);
+  double seconds = 0.0;
+  if (child < 0 || read(fds[0], &seconds, sizeof seconds) != ssize_t(sizeof seconds)) {
+    seconds = 0.0;
+  }
+  close(fds[0]);
+  if (child > 0) waitpid(child, nullptr, 0);
+  return seconds;
+}
+
 }  // namespace
 }  // namespace switchyard
 
 SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   using namespace switchyard;
   HostFigures figures = calibration().figures;  // start-ups stay as they were where none runs
-  Progress progress(progress_out, 20);
+  Progress progress(progress_out, 24);
   {
-    // The device start-ups first, while this process has not touched a device.
+    // The device start-ups first, each in a child of this process, which starts none.
     const int m = kNarrow.rows, n = kNarrow.cols, lwork = 1, k = kSquare;
     const std::vector<double> a0 = random_matrix<double>(std::size_t(m) * n);
     std::vector<double> a, tau(n), work(1), c(std::size_t(k) * k);
     int info = 0;
     const GeqrfCall<double> geqrf{m, n, nullptr, m, tau.data(), work.data(), lwork, &info};
     GeqrfCall<double> call = geqrf;
-    const double cuda = cold_start_seconds(call, [&] {
-      a = a0;
-      call.a = a.data();
+    const double cuda = in_child([&] {
+      return cold_start_seconds(call, [&] {
+        a = a0;
+        call.a = a.data();
+      });
     });
     if (cuda > 0.0) figures.cuda_start_s = cuda;
     progress.step("CUDA start-up");
     const GemmCall<double> gemm{'N', 'N', k, k, k, 1.0, a0.data(), k, a0.data(), k,
                                 0.0, c.data(), k};
-    const double opencl = cold_start_seconds(gemm, [] {});
+    const double opencl = in_child([&] { return cold_start_seconds(gemm, [] {}); });
     if (opencl > 0.0) figures.opencl_start_s = opencl;
     progress.step("OpenCL start-up");
   }

@@ -25,14 +25,16 @@ namespace {
 // host (16 cores; README "Routing"): OpenBLAS 0.3.26 with 16 threads, and
 // Debian's reference BLAS/LAPACK 3.11 (one thread, whatever the count).
 constexpr int kShippedThreads = 16;
-constexpr HostFigures kOpenBlas16{{{543.0, 940.0}, {82.4, 99.6}, {9.3, 18.0}, {12.1, 28.4},
-                                   {11.2, 24.9}, {26.5, 59.8}, {59.0, 120.0}, {30.0, 60.0},
-                                   {60.0, 120.0}},
-                                  0.42, 0.45};
-constexpr HostFigures kReference{{{2.24, 4.53}, {1.77, 2.60}, {1.77, 2.60}, {2.57, 3.09},
-                                  {2.93, 3.25}, {2.95, 3.40}, {2.57, 3.09}, {2.93, 3.25},
-                                  {2.95, 3.40}},
-                                 0.25, 0.29};
+// Fields in FallbackRates' order: gemm square, Gram, wide Gram; syrk, wide syrk; geqrf, orgqr,
+// ormqr at 32 columns, then at 256; then the CUDA and OpenCL start-ups.
+constexpr HostFigures kOpenBlas16{{{580.0, 1040.0}, {91.0, 107.0}, {340.0, 600.0}, {24.0, 33.0},
+                                   {165.0, 300.0}, {11.6, 26.0}, {11.2, 25.5}, {21.0, 63.0},
+                                   {67.0, 114.0}, {58.0, 87.0}, {40.0, 52.0}},
+                                  0.35, 0.45};
+constexpr HostFigures kReference{{{2.37, 4.51}, {1.85, 2.78}, {2.2, 4.0}, {2.25, 2.93},
+                                  {2.3, 3.5}, {2.72, 3.23}, {2.97, 3.40}, {3.06, 3.50},
+                                  {2.97, 3.34}, {3.02, 3.40}, {2.44, 2.57}},
+                                 0.35, 0.45};
 
 enum class Kind { openblas, reference, other };
 
@@ -50,7 +52,8 @@ Kind kind_of(const std::string& library) {
 }
 
 HostFigures scaled(HostFigures f, double factor) {
-  for (double* pair : {f.rates.gemm_square, f.rates.gemm_gram, f.rates.syrk, f.rates.geqrf,
+  for (double* pair : {f.rates.gemm_square, f.rates.gemm_gram, f.rates.gemm_wide, f.rates.syrk,
+                       f.rates.syrk_wide, f.rates.geqrf,
                        f.rates.orgqr, f.rates.ormqr, f.rates.geqrf_wide, f.rates.orgqr_wide,
                        f.rates.ormqr_wide}) {
     pair[0] *= factor;
@@ -89,8 +92,12 @@ constexpr Field kFields[] = {
     {"sgemm_square_gflops", nullptr, &FallbackRates::gemm_square, 1},
     {"dgemm_gram_gflops", nullptr, &FallbackRates::gemm_gram, 0},
     {"sgemm_gram_gflops", nullptr, &FallbackRates::gemm_gram, 1},
+    {"dgemm_wide_gflops", nullptr, &FallbackRates::gemm_wide, 0},
+    {"sgemm_wide_gflops", nullptr, &FallbackRates::gemm_wide, 1},
     {"dsyrk_gflops", nullptr, &FallbackRates::syrk, 0},
     {"ssyrk_gflops", nullptr, &FallbackRates::syrk, 1},
+    {"dsyrk_wide_gflops", nullptr, &FallbackRates::syrk_wide, 0},
+    {"ssyrk_wide_gflops", nullptr, &FallbackRates::syrk_wide, 1},
     {"dgeqrf_gflops", nullptr, &FallbackRates::geqrf, 0},
     {"sgeqrf_gflops", nullptr, &FallbackRates::geqrf, 1},
     {"dorgqr_gflops", nullptr, &FallbackRates::orgqr, 0},
@@ -144,11 +151,14 @@ std::string fallback_library() {
   return realpath(origin.c_str(), resolved) ? std::string(resolved) : origin;
 }
 
-// A tall-skinny QR's rate at `width` columns (reflectors): the power law through the rates
-// measured at 32 and 256, its exponent kept within [-1, 1].
-double qr_rate(double narrow, double wide, std::int64_t width) {
-  const double exponent = std::clamp(std::log(wide / narrow) / std::log(8.0), -1.0, 1.0);
-  return narrow * std::pow(double(std::max<std::int64_t>(1, width)) / 32.0, exponent);
+// The fallback's rate for a call whose narrow side (a gemm's smallest dimension, syrk's n, a
+// QR's columns or reflectors) is `width`, from the rates r0 and r1 measured at widths w0 < w1:
+// the power law through the two, its exponent kept within [-1, 1.5], also past either end.
+// A BLAS runs narrow products and blocked factorizations faster the wider they are, since
+// their inner gemms grow with the width (OpenBLAS's dgeqrf: 6 times from 32 to 256 columns).
+double rate_at(double w0, double r0, double w1, double r1, std::int64_t width) {
+  const double exponent = std::clamp(std::log(r1 / r0) / std::log(w1 / w0), -1.0, 1.5);
+  return r0 * std::pow(double(std::max<std::int64_t>(1, width)) / w0, exponent);
 }
 
 }  // namespace
@@ -240,34 +250,35 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
   const int p = (r == Routine::sgemm || r == Routine::ssyrk || r == Routine::sgeqrf ||
                  r == Routine::sorgqr || r == Routine::sormqr) ? 1 : 0;
   const double flops = routine_flops(r, s);
-  // A BLAS runs a gemm whose smallest dimension x is short at x / (x + h) of
-  // its square rate; h follows from the two measured rates (square, and
-  // x = 64 for the Gram shape).
-  const auto gemm_rate = [&](double x) {
-    const double square = rates.gemm_square[p], gram = rates.gemm_gram[p];
-    const double h = std::max(0.0, 64.0 * (square / gram - 1.0));
-    return square * x / (x + h);
-  };
   double gflops = 1.0;
   switch (r) {
     case Routine::sgemm:
-    case Routine::dgemm:
-      gflops = gemm_rate(double(std::max<std::int64_t>(1, std::min({s.m, s.n, s.k}))));
-      break;
-    case Routine::ssyrk:
-    case Routine::dsyrk: {
-      // The same law as gemm's, through the rate measured at n = 64.
-      const double n = double(std::max<std::int64_t>(1, std::min(s.n, s.k)));
-      gflops = rates.syrk[p] * gemm_rate(n) / gemm_rate(64.0);
+    case Routine::dgemm: {
+      // Through the Gram products' rates (64 and 256 wide) up to 256, then on to the square
+      // rate at 1024.
+      const std::int64_t x = std::min({s.m, s.n, s.k});
+      gflops = x <= 256 ? rate_at(64, rates.gemm_gram[p], 256, rates.gemm_wide[p], x)
+                        : rate_at(256, rates.gemm_wide[p], 1024, rates.gemm_square[p], x);
       break;
     }
+    case Routine::ssyrk:
+    case Routine::dsyrk:
+      gflops = rate_at(64, rates.syrk[p], 256, rates.syrk_wide[p], std::min(s.n, s.k));
+      break;
     case Routine::sgeqrf:
-    case Routine::dgeqrf: gflops = qr_rate(rates.geqrf[p], rates.geqrf_wide[p], s.n); break;
+    case Routine::dgeqrf:
+      gflops = rate_at(32, rates.geqrf[p], 256, rates.geqrf_wide[p], s.n);
+      break;
     case Routine::sorgqr:
-    case Routine::dorgqr: gflops = qr_rate(rates.orgqr[p], rates.orgqr_wide[p], s.k); break;
+    case Routine::dorgqr:
+      gflops = rate_at(32, rates.orgqr[p], 256, rates.orgqr_wide[p], s.k);
+      break;
     case Routine::sormqr:
-    case Routine::dormqr: gflops = qr_rate(rates.ormqr[p], rates.ormqr_wide[p], s.k); break;
+    case Routine::dormqr:
+      gflops = rate_at(32, rates.ormqr[p], 256, rates.ormqr_wide[p], s.k);
+      break;
   }
+  // Nothing runs faster than a large square gemm.
   gflops = std::min(gflops, rates.gemm_square[p]);
   return flops / (gflops * 1e9);
 }

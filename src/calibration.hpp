@@ -23,9 +23,11 @@ namespace switchyard {
 
 // GFLOP/s of the fallback by class of call; [0] double, [1] single.
 struct FallbackRates {
-  double gemm_square[2];  // large square gemm
+  double gemm_square[2];  // large square gemm (1024)
   double gemm_gram[2];    // gemm with a 64 x 64 C and a long k (a Gram product)
+  double gemm_wide[2];    // the same with a 256 x 256 C
   double syrk[2];         // syrk with n = 64 and a long k
+  double syrk_wide[2];    // the same with n = 256
   double geqrf[2];        // tall-skinny QR, 2^17 x 32
   double orgqr[2];        // its Q, 2^17 x 32
   double ormqr[2];        // its Q^T (32 reflectors) applied to 2^17 x 32
