@@ -27,14 +27,14 @@ namespace {
 constexpr int kShippedThreads = 16;
 // Fields in FallbackRates' order: gemm square, Gram, wide Gram; syrk, wide syrk; geqrf, orgqr,
 // ormqr at 32 columns, then at 256; then the CUDA and OpenCL start-ups.
-constexpr HostFigures kOpenBlas16{{{580.0, 1040.0}, {91.0, 107.0}, {340.0, 600.0}, {24.0, 33.0},
-                                   {165.0, 300.0}, {11.6, 26.0}, {11.2, 25.5}, {21.0, 63.0},
-                                   {67.0, 114.0}, {58.0, 87.0}, {40.0, 52.0}},
-                                  0.35, 0.45};
-constexpr HostFigures kReference{{{2.37, 4.51}, {1.85, 2.78}, {2.2, 4.0}, {2.25, 2.93},
-                                  {2.3, 3.5}, {2.72, 3.23}, {2.97, 3.40}, {3.06, 3.50},
-                                  {2.97, 3.34}, {3.02, 3.40}, {2.44, 2.57}},
-                                 0.35, 0.45};
+constexpr HostFigures kOpenBlas16{{{620.0, 1090.0}, {93.0, 117.0}, {375.0, 650.0}, {21.0, 40.0},
+                                   {205.0, 375.0}, {12.9, 28.5}, {12.9, 26.9}, {29.9, 68.0},
+                                   {75.0, 126.0}, {59.0, 97.0}, {42.5, 58.0}},
+                                  0.32, 0.35};
+constexpr HostFigures kReference{{{3.37, 4.46}, {1.85, 2.58}, {2.93, 2.94}, {2.09, 2.73},
+                                  {2.85, 2.71}, {2.31, 3.02}, {2.79, 3.29}, {3.04, 2.71},
+                                  {2.94, 3.16}, {2.66, 3.33}, {2.33, 2.57}},
+                                 0.32, 0.35};
 
 enum class Kind { openblas, reference, other };
 
