@@ -51,10 +51,7 @@ void gemm(char transa, char transb, int m, int n, int k, T alpha, const T* a, in
   const GemmCall<T> call{upper_letter(transa), upper_letter(transb), m, n, k, alpha, a, lda, b, ldb,
                          beta, c, ldc};
   Shape shape{m, n, k, call.transa, call.transb};
-  // The stored shapes of op(A) and op(B) agree when they are the same matrix read twice.
-  const bool na = call.transa == 'N', nb = call.transb == 'N';
-  shape.same_operand = a == b && lda == ldb && (na ? m : k) == (nb ? k : n) &&
-                       (na ? k : m) == (nb ? n : k);
+  shape.same_operand = same_operand(call.transa, call.transb, m, n, k, a, lda, b, ldb);
   dispatch(GemmTraits<T>::routine, shape, gemm_quick_return(m, n, k, alpha), call,
            run_gemm_fallback<T>);
 }

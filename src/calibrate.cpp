@@ -99,23 +99,15 @@ void time_gemm(GemmFn<T>* gemm, FallbackRates& rates, Progress& progress) {
     rates.gemm_square[p] = gflops(r, Shape{n, n, n, 'N', 'N'}, s);
     progress.step(sizeof(T) == 8 ? "dgemm 1024^3" : "sgemm 1024^3");
   }
-  {
-    const int n = kGram, k = kGramK;
+  for (const auto& [n, k, into, label] :
+       {std::tuple{kGram, kGramK, &FallbackRates::gemm_gram, "gemm 64 x 64 x 2^18"},
+        std::tuple{kWideGram, kWideGramK, &FallbackRates::gemm_wide, "gemm 256 x 256 x 2^14"}}) {
     std::vector<T> a = random_matrix<T>(std::size_t(k) * n), c(std::size_t(n) * n);
-    const double s = best_seconds([&] {
+    const double s = best_seconds([&, n = n, k = k] {
       gemm("T", "N", &n, &n, &k, &one, a.data(), &k, a.data(), &k, &zero, c.data(), &n, 1, 1);
     });
-    rates.gemm_gram[p] = gflops(r, Shape{n, n, k, 'T', 'N'}, s);
-    progress.step(sizeof(T) == 8 ? "dgemm 64 x 64 x 2^18" : "sgemm 64 x 64 x 2^18");
-  }
-  {
-    const int n = kWideGram, k = kWideGramK;
-    std::vector<T> a = random_matrix<T>(std::size_t(k) * n), c(std::size_t(n) * n);
-    const double s = best_seconds([&] {
-      gemm("T", "N", &n, &n, &k, &one, a.data(), &k, a.data(), &k, &zero, c.data(), &n, 1, 1);
-    });
-    rates.gemm_wide[p] = gflops(r, Shape{n, n, k, 'T', 'N'}, s);
-    progress.step(sizeof(T) == 8 ? "dgemm 256 x 256 x 2^14" : "sgemm 256 x 256 x 2^14");
+    (rates.*into)[p] = gflops(r, Shape{n, n, k, 'T', 'N'}, s);
+    progress.step((std::string(p == 0 ? "d" : "s") + label).c_str());
   }
 }
 

@@ -25,6 +25,16 @@ struct Shape {
   bool same_operand = false;
 };
 
+// Whether a gemm's op(B) is op(A)'s host matrix read again: the same pointer and leading
+// dimension, and the same stored shape (the Gram products A^T A and A A^T, and A A). The route
+// then moves it once, and the cost model counts it once.
+inline bool same_operand(char transa, char transb, std::int64_t m, std::int64_t n,
+                         std::int64_t k, const void* a, std::int64_t lda, const void* b,
+                         std::int64_t ldb) {
+  const bool na = transa == 'N', nb = transb == 'N';
+  return a == b && lda == ldb && (na ? m : k) == (nb ? k : n) && (na ? k : m) == (nb ? n : k);
+}
+
 // Floating-point operations of one call, LAPACK's operation-count convention.
 double routine_flops(Routine r, const Shape& s);
 

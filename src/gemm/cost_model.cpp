@@ -43,9 +43,8 @@ double device_seconds(const CostModel& model, std::size_t element_size, const Sh
   const double m = double(s.m), n = double(s.n), k = double(s.k);
   const double e = double(element_size), link = model.link_gbs * 1e9;
   const double tiles = std::ceil(m / model.tile_m) * std::ceil(n / model.tile_n);
-  // Split-K (split_k.hpp) gives each tile S work-groups when the tiles are too few.
-  const double fill = std::floor(kGroupsPerUnit * model.compute_units / tiles);
-  const double slices = fill >= 2 ? std::max(1.0, std::min(fill, std::floor(k / kMinSliceDepth))) : 1;
+  // Split-K gives each tile S work-groups when the tiles are too few.
+  const double slices = double(wanted_slices(tiles, k, model.compute_units));
   const double rate =
       model.kernel_gflops * 1e9 * std::min(1.0, tiles * slices / model.compute_units);
   // The Gram product's op(B) is A, already on the device.

@@ -1,6 +1,7 @@
 #include "gemm/split_k.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace switchyard::gemm {
 namespace {
@@ -15,12 +16,16 @@ Split slices_of(int kp, int kl, int wanted) {
 
 }  // namespace
 
+long wanted_slices(double tiles, double k, int compute_units) {
+  if (tiles <= 0 || compute_units <= 0) return 1;
+  const double fill = std::floor(kGroupsPerUnit * compute_units / tiles);
+  return std::max(1L, long(std::min(fill, std::floor(k / kMinSliceDepth))));
+}
+
 Split choose_split(const KernelParams& p, int tiles, int kp, int compute_units,
                    int forced_slices) {
   if (forced_slices > 0) return slices_of(kp, p.kl, forced_slices);
-  if (tiles <= 0 || compute_units <= 0) return {1, kp};
-  const int fill = kGroupsPerUnit * compute_units / tiles;
-  return slices_of(kp, p.kl, std::min(fill, kp / kMinSliceDepth));
+  return slices_of(kp, p.kl, int(wanted_slices(tiles, kp, compute_units)));
 }
 
 }  // namespace switchyard::gemm

@@ -29,6 +29,11 @@ inline constexpr int kGroupsPerUnit = 2;
 // (128 x 64 tile: 8192 partial elements against 192 x 512 read).
 inline constexpr int kMinSliceDepth = 512;
 
+// The slices a product of `tiles` tiles over k rows asks for: kGroupsPerUnit units per tile
+// (floor), at most k / kMinSliceDepth, and 1 (no split) when that is below 2. The cost model
+// (cost_model.cpp) weighs the same count the kernels run.
+long wanted_slices(double tiles, double k, int compute_units);
+
 // The split of a TN product of tiles_m x tiles_n tiles over Kp packed rows
 // on `compute_units` units: S = kGroupsPerUnit units / tiles (floor), at
 // most Kp / kMinSliceDepth, and S = 1 (no split) when that is below 2,

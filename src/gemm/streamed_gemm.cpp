@@ -4,6 +4,7 @@
 
 #include "device/opencl_staging.hpp"
 #include "gemm/stream_transfers.hpp"
+#include "routine.hpp"
 
 namespace switchyard::gemm {
 
@@ -34,7 +35,7 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
   const Padded widest = padded(kernels.params, m, width, product ? k : 0);
   const Split k_split = split_for(kernels, widest, plan.slices);
   // The Gram product and its kin: op(B) is op(A)'s host matrix, read once.
-  const bool shared = a == b && lda == ldb && a_rows == b_rows && a_cols == b_cols;
+  const bool shared = same_operand(transa, transb, m, n, k, a, lda, b, ldb);
 
   // Device memory: A and B as they come (one copy when shared), C, packed A,
   // packed panels of op(B) in turn (the kernel queue runs in order, so panel
