@@ -1,12 +1,12 @@
 #include "device/cuda_runtime.hpp"
 
 #include <cstdint>
-#include <future>
 #include <mutex>
 #include <vector>
 
 #include "config.hpp"
 #include "device/probe.hpp"
+#include "device/staging_memory.hpp"
 #include "device/startup.hpp"
 
 namespace switchyard::cuda {
@@ -59,7 +59,7 @@ cudaError_t use_device() {
 
 const char* unavailable() {
   // The whole start, timed: the driver, then the context, which the first call would otherwise
-  // create inside its first allocation.
+  // create inside its first allocation; meanwhile the first staging's memory is faulted in.
   static const std::string why = [] {
     device::begin_start(device::Family::cuda);
     const std::string failure = [] {
@@ -68,6 +68,7 @@ const char* unavailable() {
         const DeviceProbe& probe = probe_cuda_devices();
         if (probe.cuda.empty()) return probe.cuda_absent;
       }
+      Staging::prepare();
       const device::Phase timed(device::Family::cuda, "context");
       int count = 0;
       cudaError_t status = cudaGetDeviceCount(&count);
@@ -159,52 +160,46 @@ Pool<Staging::Set*>& staging_sets() {
 }
 }  // namespace
 
+void Staging::prepare() { device::prepare_staging(device::Family::cuda, kBytes); }
+
 Staging::Staging() {
   if (!staging_sets().take(set_)) set_ = new Set{};
 }
 
 Staging::~Staging() { staging_sets().give(set_); }
 
-cudaError_t Staging::reserve(int wanted) {
-  wanted = wanted < kSlots ? wanted : kSlots;
-  if (set_->count >= wanted) return cudaSuccess;
+cudaError_t Staging::pin() {
+  if (set_->count > 0) return cudaSuccess;
   cudaError_t status = use_device();
   if (status != cudaSuccess) return status;
   const device::Phase timed(device::Family::cuda, "pinned staging");
-  // Pinning is page by page in the kernel; the slots are pinned on threads of their own, at
-  // once, rather than one after the other.
-  const int first = set_->count;
-  std::vector<std::future<cudaError_t>> pinned;
-  for (int i = first; i < wanted; ++i) {
-    pinned.push_back(std::async(std::launch::async, [this, i] {
-      cudaError_t s = use_device();
-      if (s == cudaSuccess) s = cudaMallocHost(&set_->slots[i], kSlotBytes);
-      if (s != cudaSuccess) {
-        set_->slots[i] = nullptr;
-        return s;
-      }
-      s = cudaEventCreateWithFlags(&set_->events[i], cudaEventDisableTiming);
-      if (s != cudaSuccess) {
-        cudaFreeHost(set_->slots[i]);
-        set_->slots[i] = nullptr;
-      }
-      return s;
-    }));
+  for (int i = 0; i < kSlots; ++i) {
+    status = cudaEventCreateWithFlags(&set_->events[i], cudaEventDisableTiming);
+    if (status != cudaSuccess) {
+      for (int j = 0; j < i; ++j) cudaEventDestroy(set_->events[j]);
+      return status;
+    }
   }
-  for (std::future<cudaError_t>& p : pinned) {
-    const cudaError_t s = p.get();
-    if (status == cudaSuccess) status = s;
+  device::StagingMemory memory = device::take_staging(device::Family::cuda, kBytes);
+  char* base = static_cast<char*>(memory.get());
+  status = base ? cudaHostRegister(base, kBytes, cudaHostRegisterPortable)
+                : cudaErrorMemoryAllocation;
+  if (status == cudaSuccess) {
+    memory.release();  // pinned until exit, as the set is kept
+  } else {
+    // Where the driver can not register host memory, it can still allocate it pinned.
+    cudaGetLastError();
+    void* allocated = nullptr;
+    status = cudaMallocHost(&allocated, kBytes);
+    base = static_cast<char*>(allocated);
   }
-  // The set keeps the slots that were made, in order, so that count() slots are all usable.
-  int made = first;
-  for (int i = first; i < wanted; ++i) {
-    if (!set_->slots[i]) continue;
-    set_->slots[made] = set_->slots[i];
-    set_->events[made] = set_->events[i];
-    ++made;
+  if (status != cudaSuccess) {
+    for (cudaEvent_t e : set_->events) cudaEventDestroy(e);
+    return status;
   }
-  set_->count = made;
-  return status;
+  for (int i = 0; i < kSlots; ++i) set_->slots[i] = base + i * kSlotBytes;
+  set_->count = kSlots;
+  return cudaSuccess;
 }
 
 int Staging::count() const { return set_->count; }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "config.hpp"
+#include "device/opencl_staging.hpp"
 #include "device/program_cache.hpp"
 #include "device/startup.hpp"
 
@@ -233,6 +234,8 @@ Buffer::~Buffer() {
 bool Runtime::start(std::string& why) {
   api_ = load_api(why);
   if (!api_) return false;
+  // While the platforms and the context start, a helper faults in the staging's memory.
+  Staging::prepare();
   std::vector<cl_device_id> ids;
   const std::vector<DeviceInfo> devices = enumerate(*api_, &ids, why);
   if (devices.empty()) return false;

@@ -1,8 +1,11 @@
 #include "device/opencl_staging.hpp"
 
+#include "device/staging_memory.hpp"
 #include "device/startup.hpp"
 
 namespace switchyard::opencl {
+
+void Staging::prepare() { device::prepare_staging(device::Family::opencl, kBytes); }
 
 bool Staging::start(Runtime& rt, std::string& error) {
   const Api& cl = rt.cl();
@@ -13,24 +16,29 @@ bool Staging::start(Runtime& rt, std::string& error) {
     error = "clCreateCommandQueue for transfers failed: " + error_name(r);
     return false;
   }
+  device::StagingMemory memory = device::take_staging(device::Family::opencl, kBytes);
+  if (!memory.get()) {
+    error = "no host memory for " + std::to_string(kBytes) + " bytes of staging";
+    return false;
+  }
+  pinned_ = cl.CreateBuffer(rt.context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, kBytes,
+                            memory.get(), &r);
+  if (r != CL_SUCCESS) {
+    error = "pinned staging of " + std::to_string(kBytes) + " bytes failed: " + error_name(r);
+    return false;
+  }
+  memory.release();  // the buffer uses it until exit
+  void* host = cl.EnqueueMapBuffer(rt.queue(), pinned_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                   kBytes, 0, nullptr, nullptr, &r);
+  if (r != CL_SUCCESS) {
+    error = "mapping the pinned staging failed: " + error_name(r);
+    return false;
+  }
   for (std::vector<PinnedSlot>* slots : {&up, &down}) {
     const int count = slots == &up ? kUploadSlots : kDownloadSlots;
     for (int i = 0; i < count; ++i) {
-      cl_mem mem = cl.CreateBuffer(rt.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                                   kSlotBytes, nullptr, &r);
-      if (r != CL_SUCCESS) {
-        error = "pinned staging of " + std::to_string(kSlotBytes) + " bytes failed: " +
-                error_name(r);
-        return false;
-      }
-      buffers_.push_back(mem);
-      void* host = cl.EnqueueMapBuffer(rt.queue(), mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                       kSlotBytes, 0, nullptr, nullptr, &r);
-      if (r != CL_SUCCESS) {
-        error = "mapping the pinned staging failed: " + error_name(r);
-        return false;
-      }
-      slots->push_back({host, nullptr});
+      const std::size_t at = (up.size() + down.size()) * kSlotBytes;
+      slots->push_back({static_cast<char*>(host) + at, nullptr});
     }
   }
   return true;

@@ -3,10 +3,13 @@
 // for downloads, so that both directions of the link and the kernels run at
 // once; and pinned host slots the transfers go through. Pageable memory can
 // not be copied by the device's DMA engines, so host threads copy between it
-// and the slots while earlier slots are in flight. The slots are buffers made
-// with CL_MEM_ALLOC_HOST_PTR and mapped once: NVIDIA's OpenCL backs them with
-// page-locked memory, and a transfer from or to their mapped pointer runs at
-// the link's pinned rate.
+// and the slots while earlier slots are in flight. The slots lie in staging
+// memory (staging_memory.hpp) faulted in while the device started, made one
+// CL_MEM_USE_HOST_PTR buffer and mapped once: NVIDIA's OpenCL pins such
+// memory, and a transfer from or to a pointer into it runs at the link's
+// pinned rate (52.1 GB/s from 4 MiB pieces on the H200, `switchyard bench
+// transfers`, where a fresh CL_MEM_ALLOC_HOST_PTR buffer costs as much to pin
+// as cudaMallocHost).
 //
 // Made on the first streamed call and kept until exit, like the runtime.
 #pragma once
@@ -27,10 +30,16 @@ struct PinnedSlot {
 
 class Staging {
  public:
-  static constexpr std::size_t kSlotBytes = std::size_t(16) << 20;
-  // Uploads keep kUploadSlots - 1 host copies ahead of the transfers; 16 MiB
-  // pieces keep each transfer's fixed cost below 2% of it.
-  static constexpr int kUploadSlots = 8, kDownloadSlots = 8;
+  // Uploads keep kUploadSlots - 1 host copies ahead of the transfers: host
+  // copies of pageable memory run at about 5 GB/s a thread, so it takes that
+  // many to keep up with the link (55 GB/s); 4 MiB pieces move at 52.6 GB/s,
+  // against 53.8 for 16 MiB (`switchyard bench transfers` on the H200 host).
+  static constexpr std::size_t kSlotBytes = std::size_t(4) << 20;
+  static constexpr int kUploadSlots = 16, kDownloadSlots = 16;
+  static constexpr std::size_t kBytes = (kUploadSlots + kDownloadSlots) * kSlotBytes;
+
+  // Starts faulting in the staging's memory; the device's start calls it.
+  static void prepare();
 
   cl_command_queue upload = nullptr, download = nullptr;
   std::vector<PinnedSlot> up, down;
@@ -40,7 +49,7 @@ class Staging {
  private:
   friend Staging* staging(Runtime& rt, std::string& error);
   bool start(Runtime& rt, std::string& error);
-  std::vector<cl_mem> buffers_;
+  cl_mem pinned_ = nullptr;
 };
 
 // The staging of `rt`'s device, made on first use; null with the reason in

@@ -57,7 +57,7 @@ template <class T, class After>
 cudaError_t upload_rows(const T* a, long long lda, long long m, int n, T* device,
                         Staging& staging, const RowChunks& chunks, cudaStream_t stream,
                         After&& after) {
-  if (const cudaError_t pinned = staging.reserve(chunks.count); pinned != cudaSuccess) {
+  if (const cudaError_t pinned = staging.pin(); pinned != cudaSuccess) {
     return pinned;
   }
   const int slots = staging.count();
@@ -91,7 +91,7 @@ cudaError_t upload_rows(const T* a, long long lda, long long m, int n, T* device
 template <class T>
 cudaError_t download_rows(const T* device, long long m, int n, T* a, long long lda,
                           Staging& staging, const RowChunks& chunks, cudaStream_t stream) {
-  if (const cudaError_t pinned = staging.reserve(chunks.count); pinned != cudaSuccess) {
+  if (const cudaError_t pinned = staging.pin(); pinned != cudaSuccess) {
     return pinned;
   }
   const int slots = staging.count();

@@ -54,7 +54,10 @@ const Implementation<GeqrfCall<T>> gpu_tsqr{cuda::unavailable, declines<T>, run<
 [[maybe_unused]] const bool registered = [] {
   Implementations<GeqrfCall<float>>::gpu = &gpu_tsqr<float>;
   Implementations<GeqrfCall<double>>::gpu = &gpu_tsqr<double>;
-  device::register_starter(device::Family::cuda, [] { cuda::unavailable(); });
+  // A start in the background makes the context and pins the first staging.
+  device::register_starter(device::Family::cuda, [] {
+    if (!cuda::unavailable()) cuda::Staging().pin();
+  });
   return true;
 }();
 
