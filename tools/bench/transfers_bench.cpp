@@ -1,0 +1,238 @@
+// switchyard bench transfers: the host side of streaming a matrix from pageable memory, piece by
+// piece, as the routes do: what pinning staging costs, how fast host threads copy pageable
+// memory into it, how fast the device takes it from there, and the gemm route's whole upload
+// (the Gram product 64 x 64 x 2^22 from host memory) against those parts, in CUDA and OpenCL.
+#include "transfers_bench.hpp"
+
+#include <cuda_runtime_api.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_util.hpp"
+#include "device/opencl_runtime.hpp"
+#include "device/opencl_staging.hpp"
+#include "gemm/device_gemm.hpp"
+#include "gemm/streamed_gemm.hpp"
+#include "gemm/tuning_db.hpp"
+
+namespace switchyard::bench {
+namespace {
+
+constexpr std::size_t kMiB = std::size_t(1) << 20;
+constexpr std::size_t kTotal = std::size_t(2) << 30;  // 2 GiB: 2^22 x 64 doubles
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Host copies of `total` bytes of `source` into a ring of `slots`, piece by piece, `threads`
+// threads each taking every threads-th piece: GB/s.
+double copy_rate(const char* source, std::size_t total, const std::vector<void*>& slots,
+                 std::size_t piece, int threads) {
+  const std::size_t pieces = total / piece;
+  const double ms = best_ms(3, [&] {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        for (std::size_t i = std::size_t(t); i < pieces; i += std::size_t(threads)) {
+          std::memcpy(slots[i % slots.size()], source + i * piece, piece);
+        }
+      });
+    }
+    for (std::thread& th : pool) th.join();
+  });
+  return double(total) / ms / 1e6;
+}
+
+// Fresh anonymous memory, its pages faulted in (and backed by huge pages where `huge`); the
+// time of the faulting in `ms`.
+void* faulted(std::size_t bytes, bool huge, double& ms) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  if (huge) madvise(p, bytes, MADV_HUGEPAGE);
+  const auto start = std::chrono::steady_clock::now();
+  std::memset(p, 0, bytes);
+  ms = 1e3 * seconds_since(start);
+  return p;
+}
+
+// The ways to pin 64 MiB of staging, in a process whose context has just started.
+void cuda_pinning() {
+  std::printf("\nCUDA\n");
+  auto start = std::chrono::steady_clock::now();
+  cudaFree(nullptr);
+  std::printf("  context (cudaFree(0))                          %8.1f ms\n",
+              1e3 * seconds_since(start));
+  for (const bool huge : {false, true}) {
+    double touch_ms = 0;
+    void* p = faulted(64 * kMiB, huge, touch_ms);
+    start = std::chrono::steady_clock::now();
+    const cudaError_t r = cudaHostRegister(p, 64 * kMiB, cudaHostRegisterPortable);
+    std::printf("  64 MiB faulted in%s %6.1f ms, then cudaHostRegister %6.1f ms%s\n",
+                huge ? " (huge pages)" : "             ", touch_ms, 1e3 * seconds_since(start),
+                r == cudaSuccess ? "" : "  FAILED");
+    if (r == cudaSuccess) cudaHostUnregister(p);
+    munmap(p, 64 * kMiB);
+  }
+  for (const auto& [count, bytes] : {std::pair<int, std::size_t>{1, 64 * kMiB}, {16, 4 * kMiB},
+                                     {4, 16 * kMiB}, {16, 16 * kMiB}}) {
+    std::vector<void*> slots(std::size_t(count), nullptr);
+    start = std::chrono::steady_clock::now();
+    for (void*& s : slots) cudaMallocHost(&s, bytes);
+    std::printf("  cudaMallocHost %2d x %2zu MiB, one after another  %8.1f ms\n", count,
+                bytes / kMiB, 1e3 * seconds_since(start));
+    for (void* s : slots) cudaFreeHost(s);
+  }
+}
+
+void cuda_rates(const char* source) {
+  std::printf("\nCUDA rates\n");
+  std::vector<void*> ring(16, nullptr);
+  for (void*& s : ring) cudaMallocHost(&s, 16 * kMiB);
+  for (const std::size_t piece : {2 * kMiB, 4 * kMiB, 16 * kMiB}) {
+    for (const int threads : {4, 8, 12, 16}) {
+      std::printf("  pageable -> pinned, %2zu MiB pieces, %2d threads %8.1f GB/s\n", piece / kMiB,
+                  threads, copy_rate(source, kTotal, ring, piece, threads));
+    }
+  }
+  void* device = nullptr;
+  cudaMalloc(&device, kTotal);
+  cudaStream_t stream;
+  cudaStreamCreate(&stream);
+  for (const std::size_t piece : {1 * kMiB, 4 * kMiB, 16 * kMiB}) {
+    const double ms = best_ms(3, [&] {
+      for (std::size_t i = 0; i < kTotal / piece; ++i) {
+        cudaMemcpyAsync(static_cast<char*>(device) + i * piece, ring[i % ring.size()], piece,
+                        cudaMemcpyHostToDevice, stream);
+      }
+      cudaStreamSynchronize(stream);
+    });
+    std::printf("  pinned -> device, %2zu MiB pieces               %8.1f GB/s\n", piece / kMiB,
+                double(kTotal) / ms / 1e6);
+  }
+  cudaStreamDestroy(stream);
+  cudaFree(device);
+  for (void* s : ring) cudaFreeHost(s);
+}
+
+void opencl_part(const char* source) {
+  std::printf("\nOpenCL\n");
+  const char* why = nullptr;
+  auto start = std::chrono::steady_clock::now();
+  opencl::Runtime* rt = opencl::runtime(&why);
+  if (!rt) {
+    std::printf("  no OpenCL device: %s\n", why);
+    return;
+  }
+  std::printf("  runtime (%s)  %8.1f ms\n", rt->device().name.c_str(), 1e3 * seconds_since(start));
+  std::string error;
+  const opencl::Api& cl = rt->cl();
+  {
+    cl_int r = CL_SUCCESS;
+    start = std::chrono::steady_clock::now();
+    cl_mem pinned = cl.CreateBuffer(rt->context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                    64 * kMiB, nullptr, &r);
+    void* host = cl.EnqueueMapBuffer(rt->queue(), pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                     64 * kMiB, 0, nullptr, nullptr, &r);
+    std::printf("  1 x 64 MiB ALLOC_HOST_PTR, mapped            %8.1f ms\n",
+                1e3 * seconds_since(start));
+    (void)host;
+    cl.ReleaseMemObject(pinned);
+    double touch_ms = 0;
+    void* p = faulted(64 * kMiB, false, touch_ms);
+    start = std::chrono::steady_clock::now();
+    cl_mem used = cl.CreateBuffer(rt->context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                  64 * kMiB, p, &r);
+    host = cl.EnqueueMapBuffer(rt->queue(), used, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                               64 * kMiB, 0, nullptr, nullptr, &r);
+    std::printf("  64 MiB faulted in %6.1f ms, USE_HOST_PTR + map %6.1f ms (%s)\n", touch_ms,
+                1e3 * seconds_since(start), host == p ? "same pointer" : "another pointer");
+    opencl::Buffer device = rt->acquire(64 * kMiB, error);
+    const double ms = best_ms(3, [&] {
+      for (int i = 0; i < 16; ++i) {
+        cl.EnqueueWriteBuffer(rt->queue(), device.get(), CL_FALSE, i * 4 * kMiB, 4 * kMiB,
+                              static_cast<char*>(host) + i * 4 * kMiB, 0, nullptr, nullptr);
+      }
+      cl.Finish(rt->queue());
+    });
+    std::printf("  USE_HOST_PTR memory -> device, 4 MiB pieces   %8.1f GB/s\n",
+                double(64 * kMiB) / ms / 1e6);
+    cl.ReleaseMemObject(used);
+    munmap(p, 64 * kMiB);
+  }
+  start = std::chrono::steady_clock::now();
+  opencl::Staging* st = opencl::staging(*rt, error);
+  if (!st) {
+    std::printf("  no staging: %s\n", error.c_str());
+    return;
+  }
+  std::printf("  staging, %zu x %zu MiB mapped             %8.1f ms\n", st->up.size() + st->down.size(),
+              opencl::Staging::kSlotBytes / kMiB, 1e3 * seconds_since(start));
+  std::vector<void*> ring;
+  for (const opencl::PinnedSlot& s : st->up) ring.push_back(s.host);
+  for (const int threads : {8, 16}) {
+    std::printf("  pageable -> mapped, 16 MiB pieces, %2d threads %8.1f GB/s\n", threads,
+                copy_rate(source, kTotal, ring, opencl::Staging::kSlotBytes, threads));
+  }
+  opencl::Buffer device = rt->acquire(kTotal, error);
+  for (const std::size_t piece : {4 * kMiB, 16 * kMiB}) {
+    const double ms = best_ms(3, [&] {
+      for (std::size_t i = 0; i < kTotal / piece; ++i) {
+        cl.EnqueueWriteBuffer(st->upload, device.get(), CL_FALSE, i * piece, piece,
+                              ring[i % ring.size()], 0, nullptr, nullptr);
+      }
+      cl.Finish(st->upload);
+    });
+    std::printf("  mapped -> device, %2zu MiB pieces               %8.1f GB/s\n", piece / kMiB,
+                double(kTotal) / ms / 1e6);
+  }
+  device = opencl::Buffer();
+
+  gemm::Kernels* kernels = gemm::kernels_for(
+      *rt, gemm::select(rt->device(), gemm::Precision::f64).entry.params, error);
+  if (!kernels) {
+    std::printf("  no kernels: %s\n", error.c_str());
+    return;
+  }
+  const int k = int(kTotal / sizeof(double) / 64);
+  const double* a = reinterpret_cast<const double*>(source);
+  std::vector<double> c(64 * 64);
+  std::vector<gemm::CBlock> unwritten;
+  for (const std::size_t piece : {4 * kMiB, 16 * kMiB}) {
+    gemm::StreamPlan plan = gemm::default_plan(kernels->params, 64);
+    plan.piece_bytes = piece;
+    bool ok = true;
+    const double ms = best_ms(3, [&] {
+      ok = ok && gemm::gemm_streamed<double>(*rt, *kernels, 'T', 'N', 64, 64, k, 1.0, a, k, a, k,
+                                             0.0, c.data(), 64, plan, unwritten, error);
+    });
+    std::printf("  gemm route, Gram 64 x 64 x 2^22, %2zu MiB pieces %8.1f ms  (%.1f GB/s)%s\n",
+                piece / kMiB, ms, double(kTotal) / ms / 1e6, ok ? "" : "  FAILED");
+  }
+}
+
+}  // namespace
+
+int transfers_main(int argc, char** argv) {
+  if (argc > 0) {
+    std::fprintf(stderr, "usage: switchyard bench transfers\n");
+    return 2;
+  }
+  cuda_pinning();
+  std::printf("\n2 GiB of pageable host memory, best of 3\n");
+  std::vector<double> host(kTotal / sizeof(double));
+  parallel_fill(host.data(), host.size(), 1);
+  const char* source = reinterpret_cast<const char*>(host.data());
+  cuda_rates(source);
+  opencl_part(source);
+  return 0;
+}
+
+}  // namespace switchyard::bench
