@@ -44,13 +44,15 @@ struct Options {
   std::string out;
 };
 
-// One call to measure: the routine and the arguments switchyard-bench-call takes.
+// One call to measure: the routine it traces as, and what switchyard-bench-call takes: the
+// call's name (the routine's, or dgram/sgram for a Gram product) and its arguments.
 struct Shape {
   std::string routine;
   std::vector<std::string> args;
   double flops;
+  std::string call = routine;
   std::string text() const {
-    std::string s = routine;
+    std::string s = call;
     for (const std::string& a : args) s += " " + a;
     return s;
   }
@@ -59,6 +61,11 @@ struct Shape {
 Shape gemm(const char* p, const char* ta, const char* tb, long m, long n, long k) {
   return {std::string(p) + "gemm", {ta, tb, std::to_string(m), std::to_string(n), std::to_string(k)},
           2.0 * m * n * k};
+}
+// C = A^T A through gemm('T', 'N') with both operands the same host matrix A, k x n.
+Shape gram(const char* p, long n, long k) {
+  return {std::string(p) + "gemm", {std::to_string(n), std::to_string(k)}, 2.0 * n * n * k,
+          std::string(p) + "gram"};
 }
 Shape syrk(const char* p, const char* uplo, const char* trans, long n, long k) {
   return {std::string(p) + "syrk", {uplo, trans, std::to_string(n), std::to_string(k)},
@@ -87,6 +94,9 @@ std::vector<Shape> sweep(bool quick) {
                                                  {64, 1 << 22}, {256, 1 << 20}, {1024, 1 << 16},
                                                  {4096, 1 << 12}, {4096, 1 << 14}};
   for (auto [n, k] : long_k) s.push_back(gemm("d", "T", "N", n, n, k));
+  // The same with op(A) and op(B) one matrix, as a program forms X^T X.
+  s.push_back(gram("d", 64, 1 << 22));
+  if (!quick) s.push_back(gram("d", 256, 1 << 20));
   // One side narrow: panel updates and tall-skinny products.
   for (long n : quick ? std::vector<long>{64} : std::vector<long>{16, 64, 256}) {
     s.push_back(gemm("d", "N", "N", 8192, n, 8192));
@@ -95,6 +105,7 @@ std::vector<Shape> sweep(bool quick) {
     s.push_back(gemm("d", "N", "N", 8192, 8192, 256));
     s.push_back(gemm("s", "N", "N", 4096, 4096, 4096));
     s.push_back(gemm("s", "T", "N", 64, 64, 1 << 22));
+    s.push_back(gram("s", 64, 1 << 22));
   }
   s.push_back(syrk("d", "U", "T", 64, 1 << 22));
   if (!quick) {
@@ -132,6 +143,8 @@ bool parse_shape(const std::string& text, Shape& shape) {
   if ((r == "dgemm" || r == "sgemm") && parts.size() == 6) {
     shape = gemm(r.substr(0, 1).c_str(), parts[1].c_str(), parts[2].c_str(), number(3), number(4),
                  number(5));
+  } else if ((r == "dgram" || r == "sgram") && parts.size() == 3) {
+    shape = gram(r.substr(0, 1).c_str(), number(1), number(2));
   } else if ((r == "dsyrk" || r == "ssyrk") && parts.size() == 5) {
     shape = syrk(r.substr(0, 1).c_str(), parts[1].c_str(), parts[2].c_str(), number(3), number(4));
   } else if ((r == "dgeqrf" || r == "dorgqr") && parts.size() == 3) {
@@ -206,7 +219,7 @@ Run run_child(const Shape& shape, const std::string& environment, double warm_up
   if (fd >= 0) close(fd);
   std::string command = environment;
   if (traced) command += " SWITCHYARD_TRACE=" + quoted(trace);
-  command += " " + quoted(sibling("switchyard-bench-call")) + " " + shape.routine;
+  command += " " + quoted(sibling("switchyard-bench-call")) + " " + shape.call;
   for (const std::string& a : shape.args) command += " " + a;
   command += " " + std::to_string(warm_up_s * 1e3) + " " + std::to_string(repeat) + " 2>&1";
   std::string output;

@@ -13,6 +13,8 @@
  * output, so that a wrong answer shows as a different number.
  *
  *   dgemm|sgemm TRANSA TRANSB M N K      C = A B (op as given), alpha 1, beta 0
+ *   dgram|sgram N K                      C = A^T A of a K x N matrix A, through dgemm/sgemm
+ *                                        ('T', 'N') with A passed as both operands
  *   dsyrk|ssyrk UPLO TRANS N K           C = A^T A or A A^T, one triangle
  *   dgeqrf|sgeqrf M N                    QR of an M x N matrix
  *   dorgqr M N                           Q's first N columns from N reflectors
@@ -101,10 +103,10 @@ static double call_once(struct Problem* p, int* info) {
     memcpy(p->a, p->a0, p->ca * (d ? 8 : 4));
   }
   t = now_ms();
-  if (!strcmp(r, "dgemm")) {
+  if (!strcmp(r, "dgemm") || !strcmp(r, "dgram")) {
     dgemm_(&p->ta, &p->tb, &p->m, &p->n, &p->k, &one, p->a, &p->lda, p->b, &p->ldb, &zero, p->c,
            &p->m, 1, 1);
-  } else if (!strcmp(r, "sgemm")) {
+  } else if (!strcmp(r, "sgemm") || !strcmp(r, "sgram")) {
     sgemm_(&p->ta, &p->tb, &p->m, &p->n, &p->k, &onef, p->a, &p->lda, p->b, &p->ldb, &zerof, p->c,
            &p->m, 1, 1);
   } else if (!strcmp(r, "dsyrk")) {
@@ -129,13 +131,14 @@ static int make_problem(int argc, char** argv, struct Problem* p) {
   const char* r = argv[1];
   const int shape_args = argc - 4; /* between the routine and WARM_UP_MS REPEATS */
   const int gemm = !strcmp(r, "dgemm") || !strcmp(r, "sgemm");
+  const int gram = !strcmp(r, "dgram") || !strcmp(r, "sgram");
   const int syrk = !strcmp(r, "dsyrk") || !strcmp(r, "ssyrk");
   const int qr = !strcmp(r, "dgeqrf") || !strcmp(r, "sgeqrf") || !strcmp(r, "dorgqr");
   const int ormqr = !strcmp(r, "dormqr");
   size_t e;
   memset(p, 0, sizeof *p);
-  if (!(gemm && shape_args == 5) && !(syrk && shape_args == 4) && !(qr && shape_args == 2) &&
-      !(ormqr && shape_args == 3)) {
+  if (!(gemm && shape_args == 5) && !(gram && shape_args == 2) && !(syrk && shape_args == 4) &&
+      !(qr && shape_args == 2) && !(ormqr && shape_args == 3)) {
     return 0;
   }
   snprintf(p->routine, sizeof p->routine, "%s", r);
@@ -149,6 +152,13 @@ static int make_problem(int argc, char** argv, struct Problem* p) {
     p->a = take(p->ca * e), p->b = take((size_t)p->k * p->n * e), p->c = take(p->cc * e);
     fill(e == 8 ? p->a : NULL, e == 8 ? NULL : p->a, p->ca, 1);
     fill(e == 8 ? p->b : NULL, e == 8 ? NULL : p->b, (size_t)p->k * p->n, 2);
+  } else if (gram) {
+    p->ta = 'T', p->tb = 'N';
+    p->m = p->n = atoi(argv[2]), p->k = atoi(argv[3]);
+    p->lda = p->ldb = p->k;
+    p->ca = (size_t)p->k * p->n, p->cc = (size_t)p->n * p->n;
+    p->a = p->b = take(p->ca * e), p->c = take(p->cc * e);
+    fill(e == 8 ? p->a : NULL, e == 8 ? NULL : p->a, p->ca, 1);
   } else if (syrk) {
     p->ta = argv[2][0], p->tb = argv[3][0];
     p->n = atoi(argv[4]), p->k = atoi(argv[5]);
