@@ -217,6 +217,15 @@ double in_child(const std::function<double()>& measure) {
   return seconds;
 }
 
+// A device's start as a program pays it: `measure` in two children, the shorter kept. The first
+// start on a machine also pays what later ones find done: on the H200, OpenCL's first start
+// took 0.84 s against 0.28 for the next (the driver's compiled-kernel cache, files not yet read).
+double later_start(const std::function<double()>& measure) {
+  const double first = in_child(measure), second = in_child(measure);
+  if (first <= 0.0 || second <= 0.0) return std::max(first, second);
+  return std::min(first, second);
+}
+
 }  // namespace
 }  // namespace switchyard
 
@@ -232,7 +241,7 @@ SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
     int info = 0;
     const GeqrfCall<double> geqrf{m, n, nullptr, m, tau.data(), work.data(), lwork, &info};
     GeqrfCall<double> call = geqrf;
-    const double cuda = in_child([&] {
+    const double cuda = later_start([&] {
       return cold_start_seconds(call, [&] {
         a = a0;
         call.a = a.data();
@@ -242,7 +251,7 @@ SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
     progress.step("CUDA start-up");
     const GemmCall<double> gemm{'N', 'N', k, k, k, 1.0, a0.data(), k, a0.data(), k,
                                 0.0, c.data(), k};
-    const double opencl = in_child([&] { return cold_start_seconds(gemm, [] {}); });
+    const double opencl = later_start([&] { return cold_start_seconds(gemm, [] {}); });
     if (opencl > 0.0) figures.opencl_start_s = opencl;
     progress.step("OpenCL start-up");
   }
