@@ -29,12 +29,17 @@ using Clock = std::chrono::steady_clock;
 // The shapes timed: large enough that the fallback runs at its rate, small enough that reference
 // BLAS takes about a second each.
 constexpr int kSquare = 1024, kGram = 64, kGramK = 1 << 18, kWideGram = 256, kWideGramK = 1 << 14;
-// Tall-skinny QR at two widths, since its rate grows with the width (calibration.hpp).
+// Tall-skinny QR at each of kQrWidths, since its rate grows with the width (calibration.hpp).
 struct Tall {
   int rows, cols;
   const char* label;
 };
-constexpr Tall kNarrow{1 << 17, 32, "2^17 x 32"}, kWide{1 << 14, 256, "2^14 x 256"};
+constexpr Tall kTall[kQrWidthCount] = {{1 << 19, 8, "2^19 x 8"},
+                                       {1 << 17, 32, "2^17 x 32"},
+                                       {1 << 15, 128, "2^15 x 128"},
+                                       {1 << 14, 256, "2^14 x 256"}};
+// The QR that times a cold CUDA start, and the columns of ormqr's C at every width.
+constexpr Tall kNarrow = kTall[1];
 
 template <class T>
 std::vector<T> random_matrix(std::size_t count) {
@@ -127,20 +132,16 @@ void time_syrk(SyrkFn<T>* syrk, FallbackRates& rates, Progress& progress) {
   }
 }
 
-// Where one width's rates go: FallbackRates' narrow or wide members.
-struct QrRates {
-  double (FallbackRates::*geqrf)[2];
-  double (FallbackRates::*orgqr)[2];
-  double (FallbackRates::*ormqr)[2];
-};
-
 template <class T>
-void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, const Tall& shape,
-             const QrRates& into, FallbackRates& rates, Progress& progress) {
+void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, int width,
+             FallbackRates& rates, Progress& progress) {
+  const Tall& shape = kTall[width];
   const int p = precision_index<T>;
   const bool d = p == 0;
-  // C of ormqr keeps 32 columns at both widths: only the reflectors' count changes.
-  const int m = shape.rows, n = shape.cols, c_cols = kNarrow.cols, lwork = 64 * n;
+  // C of ormqr keeps 32 columns at every width: only the reflectors' count changes. The
+  // workspace lets each routine block as it likes (blocks of up to 64, and ormqr's T).
+  const int m = shape.rows, n = shape.cols, c_cols = kNarrow.cols;
+  const int lwork = 64 * std::max(n, c_cols) + 65 * 64;
   const std::vector<T> a0 = random_matrix<T>(std::size_t(m) * n);
   std::vector<T> a, tau(n), work(lwork), c;
   int info = 0;
@@ -151,22 +152,22 @@ void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, const Tall
     a = a0;
     geqrf(&m, &n, a.data(), &m, tau.data(), work.data(), &lwork, &info);
   });
-  (rates.*into.geqrf)[p] = gflops(d ? Routine::dgeqrf : Routine::sgeqrf, Shape{m, n}, factor);
+  rates.geqrf[width][p] = gflops(d ? Routine::dgeqrf : Routine::sgeqrf, Shape{m, n}, factor);
   step("geqrf");
   const std::vector<T> reflectors = a;
   const double form = best_seconds([&] {
     a = reflectors;
     orgqr(&m, &n, &n, a.data(), &m, tau.data(), work.data(), &lwork, &info);
   });
-  (rates.*into.orgqr)[p] = gflops(d ? Routine::dorgqr : Routine::sorgqr, Shape{m, n, n}, form);
+  rates.orgqr[width][p] = gflops(d ? Routine::dorgqr : Routine::sorgqr, Shape{m, n, n}, form);
   step("orgqr");
-  const std::vector<T> c0(a0.begin(), a0.begin() + std::size_t(m) * c_cols);
+  const std::vector<T> c0 = random_matrix<T>(std::size_t(m) * c_cols);
   const double apply = best_seconds([&] {
     c = c0;
     ormqr("L", "T", &m, &c_cols, &n, reflectors.data(), &m, tau.data(), c.data(), &m,
           work.data(), &lwork, &info, 1, 1);
   });
-  (rates.*into.ormqr)[p] = gflops(d ? Routine::dormqr : Routine::sormqr,
+  rates.ormqr[width][p] = gflops(d ? Routine::dormqr : Routine::sormqr,
                                   Shape{m, c_cols, n, 'L', 'T'}, apply);
   step("ormqr");
 }
@@ -232,7 +233,7 @@ double later_start(const std::function<double()>& measure) {
 SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   using namespace switchyard;
   HostFigures figures = calibration().figures;  // start-ups stay as they were where none runs
-  Progress progress(progress_out, 24);
+  Progress progress(progress_out, 12 + 6 * kQrWidthCount);
   {
     // The device start-ups first, each in a child of this process, which starts none.
     const int m = kNarrow.rows, n = kNarrow.cols, lwork = 1, k = kSquare;
@@ -260,12 +261,9 @@ SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   time_gemm(f.sgemm, figures.rates, progress);
   time_syrk(f.dsyrk, figures.rates, progress);
   time_syrk(f.ssyrk, figures.rates, progress);
-  const QrRates narrow{&FallbackRates::geqrf, &FallbackRates::orgqr, &FallbackRates::ormqr};
-  const QrRates wide{&FallbackRates::geqrf_wide, &FallbackRates::orgqr_wide,
-                     &FallbackRates::ormqr_wide};
-  for (const auto& [tall, into] : {std::pair{kNarrow, narrow}, std::pair{kWide, wide}}) {
-    time_qr(f.dgeqrf, f.dorgqr, f.dormqr, tall, into, figures.rates, progress);
-    time_qr(f.sgeqrf, f.sorgqr, f.sormqr, tall, into, figures.rates, progress);
+  for (int width = 0; width < kQrWidthCount; ++width) {
+    time_qr(f.dgeqrf, f.dorgqr, f.dormqr, width, figures.rates, progress);
+    time_qr(f.sgeqrf, f.sorgqr, f.sormqr, width, figures.rates, progress);
   }
   std::string error;
   if (!store_calibration(figures, error)) {

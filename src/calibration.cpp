@@ -11,9 +11,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <iterator>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "config.hpp"
 #include "fallback.hpp"
@@ -25,16 +27,26 @@ namespace {
 // host (16 cores; README "Routing"): OpenBLAS 0.3.26 with 16 threads, and
 // Debian's reference BLAS/LAPACK 3.11 (one thread, whatever the count).
 constexpr int kShippedThreads = 16;
-// Fields in FallbackRates' order: gemm square, Gram, wide Gram; syrk, wide syrk; geqrf, orgqr,
-// ormqr at 32 columns, then at 256; then the CUDA and OpenCL start-ups.
-constexpr HostFigures kOpenBlas16{{{620.0, 1090.0}, {93.0, 117.0}, {375.0, 650.0}, {21.0, 40.0},
-                                   {205.0, 375.0}, {12.9, 28.5}, {12.9, 26.9}, {29.9, 68.0},
-                                   {75.0, 126.0}, {59.0, 97.0}, {42.5, 58.0}},
-                                  0.32, 0.35};
-constexpr HostFigures kReference{{{3.37, 4.46}, {1.85, 2.58}, {2.93, 2.94}, {2.09, 2.73},
-                                  {2.85, 2.71}, {2.31, 3.02}, {2.79, 3.29}, {3.04, 2.71},
-                                  {2.94, 3.16}, {2.66, 3.33}, {2.33, 2.57}},
-                                 0.32, 0.35};
+// Fields in FallbackRates' order, [double, single]: gemm square, Gram, wide Gram; syrk, wide
+// syrk; geqrf, orgqr and ormqr at 8, 32, 128 and 256 columns; then the CUDA and OpenCL start-ups.
+constexpr HostFigures kOpenBlas16{{{563.0, 976.0},
+                                   {69.1, 100.0},
+                                   {360.0, 575.0},
+                                   {18.7, 33.0},
+                                   {200.0, 365.0},
+                                   {{3.40, 6.67}, {10.1, 23.3}, {34.3, 79.5}, {58.9, 113.0}},
+                                   {{3.80, 7.50}, {9.87, 21.8}, {33.3, 71.7}, {63.0, 98.8}},
+                                   {{13.5, 29.8}, {22.5, 36.3}, {37.2, 49.7}, {36.4, 49.4}}},
+                                  0.25, 0.28};
+constexpr HostFigures kReference{{{3.05, 4.32},
+                                  {1.61, 2.34},
+                                  {2.71, 2.67},
+                                  {1.79, 2.35},
+                                  {1.98, 2.76},
+                                  {{2.00, 2.51}, {2.27, 3.00}, {2.81, 3.25}, {6.36, 8.45}},
+                                  {{2.40, 3.16}, {2.73, 3.22}, {2.95, 3.32}, {7.59, 8.08}},
+                                  {{1.45, 2.39}, {2.84, 2.65}, {7.23, 8.81}, {6.93, 7.59}}},
+                                 0.25, 0.28};
 
 enum class Kind { openblas, reference, other };
 
@@ -51,13 +63,37 @@ Kind kind_of(const std::string& library) {
   return Kind::other;
 }
 
+// The file's fields, in order: each figure of `f` with its name.
+std::vector<std::pair<std::string, double*>> fields(HostFigures& f) {
+  std::vector<std::pair<std::string, double*>> v;
+  const auto rates = [&](const std::string& name, double (&pair)[2]) {
+    v.push_back({"d" + name + "_gflops", &pair[0]});
+    v.push_back({"s" + name + "_gflops", &pair[1]});
+  };
+  FallbackRates& r = f.rates;
+  rates("gemm_square", r.gemm_square);
+  rates("gemm_gram", r.gemm_gram);
+  rates("gemm_wide", r.gemm_wide);
+  rates("syrk", r.syrk);
+  rates("syrk_wide", r.syrk_wide);
+  for (int w = 0; w < kQrWidthCount; ++w) {
+    const std::string at = "_" + std::to_string(kQrWidths[w]);
+    rates("geqrf" + at, r.geqrf[w]);
+    rates("orgqr" + at, r.orgqr[w]);
+    rates("ormqr" + at, r.ormqr[w]);
+  }
+  v.push_back({"cuda_start_s", &f.cuda_start_s});
+  v.push_back({"opencl_start_s", &f.opencl_start_s});
+  return v;
+}
+
+bool is_rate(const std::string& field) {
+  return field.size() > 7 && field.compare(field.size() - 7, 7, "_gflops") == 0;
+}
+
 HostFigures scaled(HostFigures f, double factor) {
-  for (double* pair : {f.rates.gemm_square, f.rates.gemm_gram, f.rates.gemm_wide, f.rates.syrk,
-                       f.rates.syrk_wide, f.rates.geqrf,
-                       f.rates.orgqr, f.rates.ormqr, f.rates.geqrf_wide, f.rates.orgqr_wide,
-                       f.rates.ormqr_wide}) {
-    pair[0] *= factor;
-    pair[1] *= factor;
+  for (const auto& [name, value] : fields(f)) {
+    if (is_rate(name)) *value *= factor;
   }
   return f;
 }
@@ -78,44 +114,6 @@ Calibration shipped(const std::string& library, int threads) {
   return {scaled(kOpenBlas16, std::max(1.0, double(threads) / kShippedThreads)), false,
           "no figures for this library (uncalibrated): OpenBLAS's, scaled to " +
               std::to_string(threads) + " threads"};
-}
-
-// The fields of the file, in order, with where each lives.
-struct Field {
-  const char* name;
-  double HostFigures::*scalar;
-  double (FallbackRates::*pair)[2];
-  int precision;
-};
-constexpr Field kFields[] = {
-    {"dgemm_square_gflops", nullptr, &FallbackRates::gemm_square, 0},
-    {"sgemm_square_gflops", nullptr, &FallbackRates::gemm_square, 1},
-    {"dgemm_gram_gflops", nullptr, &FallbackRates::gemm_gram, 0},
-    {"sgemm_gram_gflops", nullptr, &FallbackRates::gemm_gram, 1},
-    {"dgemm_wide_gflops", nullptr, &FallbackRates::gemm_wide, 0},
-    {"sgemm_wide_gflops", nullptr, &FallbackRates::gemm_wide, 1},
-    {"dsyrk_gflops", nullptr, &FallbackRates::syrk, 0},
-    {"ssyrk_gflops", nullptr, &FallbackRates::syrk, 1},
-    {"dsyrk_wide_gflops", nullptr, &FallbackRates::syrk_wide, 0},
-    {"ssyrk_wide_gflops", nullptr, &FallbackRates::syrk_wide, 1},
-    {"dgeqrf_gflops", nullptr, &FallbackRates::geqrf, 0},
-    {"sgeqrf_gflops", nullptr, &FallbackRates::geqrf, 1},
-    {"dorgqr_gflops", nullptr, &FallbackRates::orgqr, 0},
-    {"sorgqr_gflops", nullptr, &FallbackRates::orgqr, 1},
-    {"dormqr_gflops", nullptr, &FallbackRates::ormqr, 0},
-    {"sormqr_gflops", nullptr, &FallbackRates::ormqr, 1},
-    {"dgeqrf_wide_gflops", nullptr, &FallbackRates::geqrf_wide, 0},
-    {"sgeqrf_wide_gflops", nullptr, &FallbackRates::geqrf_wide, 1},
-    {"dorgqr_wide_gflops", nullptr, &FallbackRates::orgqr_wide, 0},
-    {"sorgqr_wide_gflops", nullptr, &FallbackRates::orgqr_wide, 1},
-    {"dormqr_wide_gflops", nullptr, &FallbackRates::ormqr_wide, 0},
-    {"sormqr_wide_gflops", nullptr, &FallbackRates::ormqr_wide, 1},
-    {"cuda_start_s", &HostFigures::cuda_start_s, nullptr, 0},
-    {"opencl_start_s", &HostFigures::opencl_start_s, nullptr, 0},
-};
-
-double& slot(HostFigures& f, const Field& field) {
-  return field.scalar ? f.*field.scalar : (f.rates.*field.pair)[field.precision];
 }
 
 std::uint64_t fnv1a(const std::string& s) {
@@ -161,6 +159,15 @@ double rate_at(double w0, double r0, double w1, double r1, std::int64_t width) {
   return r0 * std::pow(double(std::max<std::int64_t>(1, width)) / w0, exponent);
 }
 
+// A QR routine's rate at `width` columns (reflectors): the power law between the two measured
+// widths around it, or beyond the narrowest or widest, the law of the nearest two.
+double qr_rate_at(const double (&rates)[kQrWidthCount][2], int precision, std::int64_t width) {
+  int i = 0;
+  while (i + 2 < kQrWidthCount && width > kQrWidths[i + 1]) ++i;
+  return rate_at(kQrWidths[i], rates[i][precision], kQrWidths[i + 1], rates[i + 1][precision],
+                 width);
+}
+
 }  // namespace
 
 int fallback_threads() {
@@ -187,9 +194,9 @@ std::string format_figures(const std::string& library, int threads, const HostFi
   std::string text = "# switchyard calibrate: the fallback's speed and the devices' start-up\n";
   text += "library " + library + "\nthreads " + std::to_string(threads) + "\n";
   HostFigures f = figures;
-  for (const Field& field : kFields) {
+  for (const auto& [name, value] : fields(f)) {
     char line[96];
-    std::snprintf(line, sizeof line, "%s %.6g\n", field.name, slot(f, field));
+    std::snprintf(line, sizeof line, "%s %.6g\n", name.c_str(), *value);
     text += line;
   }
   return text;
@@ -200,7 +207,8 @@ bool parse_figures(const std::string& text, const std::string& library, int thre
   std::istringstream lines(text);
   std::string line;
   HostFigures parsed;
-  bool seen[std::size(kFields)] = {};
+  const std::vector<std::pair<std::string, double*>> expected = fields(parsed);
+  std::vector<bool> seen(expected.size(), false);
   bool library_matches = false, threads_match = false;
   while (std::getline(lines, line)) {
     if (line.empty() || line[0] == '#') continue;
@@ -215,17 +223,17 @@ bool parse_figures(const std::string& text, const std::string& library, int thre
       threads_match = value == std::to_string(threads);
       continue;
     }
-    const Field* field = std::find_if(std::begin(kFields), std::end(kFields),
-                                      [&](const Field& f) { return name == f.name; });
-    if (field == std::end(kFields) || seen[field - kFields]) return false;
+    const auto field = std::find_if(expected.begin(), expected.end(),
+                                    [&](const auto& f) { return name == f.first; });
+    if (field == expected.end() || seen[std::size_t(field - expected.begin())]) return false;
     char* end = nullptr;
     const double v = std::strtod(value.c_str(), &end);
     if (end == value.c_str() || *end != '\0' || !(v > 0.0) || v > 1e9) return false;
-    slot(parsed, *field) = v;
-    seen[field - kFields] = true;
+    *field->second = v;
+    seen[std::size_t(field - expected.begin())] = true;
   }
   if (!library_matches || !threads_match) return false;
-  if (std::find(std::begin(seen), std::end(seen), false) != std::end(seen)) return false;
+  if (std::find(seen.begin(), seen.end(), false) != seen.end()) return false;
   figures = parsed;
   return true;
 }
@@ -267,15 +275,15 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
       break;
     case Routine::sgeqrf:
     case Routine::dgeqrf:
-      gflops = rate_at(32, rates.geqrf[p], 256, rates.geqrf_wide[p], s.n);
+      gflops = qr_rate_at(rates.geqrf, p, s.n);
       break;
     case Routine::sorgqr:
     case Routine::dorgqr:
-      gflops = rate_at(32, rates.orgqr[p], 256, rates.orgqr_wide[p], s.k);
+      gflops = qr_rate_at(rates.orgqr, p, s.k);
       break;
     case Routine::sormqr:
     case Routine::dormqr:
-      gflops = rate_at(32, rates.ormqr[p], 256, rates.ormqr_wide[p], s.k);
+      gflops = qr_rate_at(rates.ormqr, p, s.k);
       break;
   }
   // Nothing runs faster than a large square gemm.

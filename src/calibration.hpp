@@ -21,6 +21,13 @@
 
 namespace switchyard {
 
+// The widths (columns, or reflectors) at which the QR routines' rates are measured. A blocked
+// QR's updates are gemms as deep as it is wide, so its rate grows with the width, and not along
+// one power law: OpenBLAS's dgeqrf on the H200 host ran at 2.2, 12.6, 26 and 57 GFLOP/s at 8,
+// 32, 128 and 256 columns, where a law through 32 and 256 alone put 4.0 at 8 and 40 at 128.
+inline constexpr int kQrWidths[] = {8, 32, 128, 256};
+inline constexpr int kQrWidthCount = 4;
+
 // GFLOP/s of the fallback by class of call; [0] double, [1] single.
 struct FallbackRates {
   double gemm_square[2];  // large square gemm (1024)
@@ -28,14 +35,10 @@ struct FallbackRates {
   double gemm_wide[2];    // the same with a 256 x 256 C
   double syrk[2];         // syrk with n = 64 and a long k
   double syrk_wide[2];    // the same with n = 256
-  double geqrf[2];        // tall-skinny QR, 2^17 x 32
-  double orgqr[2];        // its Q, 2^17 x 32
-  double ormqr[2];        // its Q^T (32 reflectors) applied to 2^17 x 32
-  // The same at 256 columns (reflectors), 2^14 rows: a blocked QR's updates are gemms as deep
-  // as it is wide, so its rate grows with the width (OpenBLAS: 5 times from 32 to 256).
-  double geqrf_wide[2];
-  double orgqr_wide[2];
-  double ormqr_wide[2];
+  // At each of kQrWidths: tall-skinny QR, its Q, and its Q^T applied to 32 columns.
+  double geqrf[kQrWidthCount][2];
+  double orgqr[kQrWidthCount][2];
+  double ormqr[kQrWidthCount][2];
 };
 
 struct HostFigures {

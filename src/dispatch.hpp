@@ -54,7 +54,8 @@ void dispatch(Routine r, Shape s, const char* quick, const Call& call, Fallback&
   CallRecord record(r, s);
   device::start_in_background_once(config().start == StartMode::background);
   const bool weighed = (cpu && cpu->cost) || (gpu && gpu->cost);
-  const HostView host = weighed ? current_host_view() : HostView{};
+  HostView host = weighed ? current_host_view() : HostView{};
+  host.nested = record.depth() > 0;
   Decision d = decide(config(), r, s, quick, candidate(cpu), candidate(gpu),
                       weighed ? &host : nullptr);
   if (d.cold) {

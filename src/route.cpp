@@ -83,9 +83,11 @@ bool weigh(const DeviceCost& cost, const HostView& host, double startup, Routine
     // call waits for it.
     const double gain = fallback / factor - device;
     const double forgone = host.forgone_s[int(cost.family)] + gain;
-    cold = ColdDecline{cost.family, gain, forgone >= startup};
+    if (!host.nested) cold = ColdDecline{cost.family, gain, forgone >= startup};
     std::snprintf(why, size, "cold device: start-up %.2g s > gain %.2g s%s%s", startup, gain,
-                  uncertain, cold->start ? "; starting it in the background for the calls to come" : "");
+                  uncertain,
+                  cold && cold->start ? "; starting it in the background for the calls to come"
+                                      : "");
     return false;
   }
   return true;

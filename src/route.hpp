@@ -71,6 +71,11 @@ struct HostView {
   double startup_s[device::family_count] = {};  // startup_to_pay of each family
   double forgone_s[device::family_count] = {};  // device::forgone_seconds of each family
   bool inherited[device::family_count] = {};    // device::inherited_by_fork of each family
+  // A call the fallback makes while it runs another routed call (a blocked dgeqrf's panel
+  // updates): kept off a cold device, it forgoes nothing towards starting one. Its parent was
+  // weighed whole, and a start in the background would take cores from the fallback running it
+  // (a fresh OpenCL start doubled the time of OpenBLAS's dgeqrf of 131072 x 256 this way).
+  bool nested = false;
 };
 
 // Decides the backend for one call. `quick` is set by the entry point when

@@ -61,6 +61,7 @@ class CallRecord {
   CallRecord& operator=(const CallRecord&) = delete;
 
   void set_decision(const Decision& d) { event_.decision = d; }
+  int depth() const { return event_.depth; }  // 0 for the program's own calls
 
  private:
   TraceEvent event_;

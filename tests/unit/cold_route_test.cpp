@@ -31,9 +31,11 @@ const Candidate costed_gpu{true, starting_device, nullptr, nullptr, &cuda_cost};
 // A fallback that runs dgeqrf at 1 GFLOP/s.
 FallbackRates one_gflops() {
   FallbackRates r{};
-  for (double* pair : {r.gemm_square, r.gemm_gram, r.gemm_wide, r.syrk, r.syrk_wide, r.geqrf,
-                       r.orgqr, r.ormqr, r.geqrf_wide, r.orgqr_wide, r.ormqr_wide}) {
+  for (double* pair : {r.gemm_square, r.gemm_gram, r.gemm_wide, r.syrk, r.syrk_wide}) {
     pair[0] = pair[1] = 1.0;
+  }
+  for (int w = 0; w < kQrWidthCount; ++w) {
+    for (double* pair : {r.geqrf[w], r.orgqr[w], r.ormqr[w]}) pair[0] = pair[1] = 1.0;
   }
   return r;
 }
@@ -95,6 +97,20 @@ TEST(ColdRoute, DeclinedCallsThatTogetherPayStartTheDeviceInTheBackground) {
   const Decision none =
       decide(c, Routine::dgeqrf, Shape{1 << 14, 16}, nullptr, Candidate{}, costed_gpu, &cold);
   EXPECT_FALSE(none.cold.has_value()) << none.reason;
+}
+
+TEST(ColdRoute, CallsTheFallbackMakesInsideARoutedCallForgoNothing) {
+  const Config c = defaults();
+  starts = 0;
+  HostView inside = view(0.4);
+  inside.nested = true;
+  inside.forgone_s[int(device::Family::cuda)] = 0.39;  // one more call's gain would start it
+  const Decision d = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &inside);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_NE(std::string(d.reason).find("cold device"), std::string::npos) << d.reason;
+  EXPECT_FALSE(d.cold.has_value()) << "its parent was weighed whole: " << d.reason;
+  EXPECT_EQ(std::string(d.reason).find("background"), std::string::npos) << d.reason;
+  EXPECT_EQ(starts, 0);
 }
 
 TEST(ColdRoute, ADeviceStartedBeforeForkIsLeftAlone) {
@@ -176,25 +192,27 @@ TEST(FallbackSpeed, GemmRunsAtTheSquareRateAndSlowerWhenSkinny) {
       << "160 GFLOP/s by the law, capped at the square gemm's rate";
 }
 
-// A tall-skinny QR's rate follows the power law through its rates at 32 and 256 columns, and
-// never passes the square gemm's.
+// A tall-skinny QR's rate follows the power law between the two measured widths around it (8,
+// 32, 128, 256 columns), that of the nearest two beyond them, and never passes the square gemm's.
 TEST(FallbackSpeed, QrRunsFasterWhenWider) {
   FallbackRates r = one_gflops();
   r.gemm_square[0] = 30.0;
-  r.geqrf[0] = 5.0;
-  r.geqrf_wide[0] = 20.0;
+  const double at[kQrWidthCount] = {2.0, 5.0, 8.0, 20.0};
+  for (int w = 0; w < kQrWidthCount; ++w) r.geqrf[w][0] = at[w];
   const auto rate = [&](long m, long n) {
     const Shape s{m, n};
     return routine_flops(Routine::dgeqrf, s) / fallback_seconds(r, Routine::dgeqrf, s) / 1e9;
   };
+  EXPECT_NEAR(rate(1 << 19, 8), 2.0, 1e-9);
   EXPECT_NEAR(rate(1 << 17, 32), 5.0, 1e-9);
+  EXPECT_NEAR(rate(1 << 15, 128), 8.0, 1e-9);
   EXPECT_NEAR(rate(1 << 14, 256), 20.0, 1e-9);
-  EXPECT_NEAR(rate(1 << 16, 128), 5.0 * std::pow(4.0, 2.0 / 3.0), 1e-9);
-  EXPECT_NEAR(rate(1 << 16, 8), 5.0 / std::pow(4.0, 2.0 / 3.0), 1e-9);
+  EXPECT_NEAR(rate(1 << 16, 16), 2.0 * std::pow(2.5, 0.5), 1e-9) << "between 8 and 32";
+  EXPECT_NEAR(rate(1 << 16, 64), 5.0 * std::pow(1.6, 0.5), 1e-9) << "between 32 and 128";
+  EXPECT_NEAR(rate(1 << 16, 4), 2.0 / std::pow(2.5, 0.5), 1e-9) << "below 8: the 8-32 law";
   EXPECT_NEAR(rate(1 << 20, 1024), 30.0, 1e-9) << "capped at the square gemm's rate";
   // dorgqr and dormqr go by their reflectors.
-  r.ormqr[0] = 4.0;
-  r.ormqr_wide[0] = 4.0;
+  for (int w = 0; w < kQrWidthCount; ++w) r.ormqr[w][0] = 4.0;
   const Shape apply{1 << 16, 16, 128, 'L', 'T'};
   EXPECT_NEAR(routine_flops(Routine::dormqr, apply) / fallback_seconds(r, Routine::dormqr, apply),
               4e9, 1.0);
@@ -203,13 +221,13 @@ TEST(FallbackSpeed, QrRunsFasterWhenWider) {
 TEST(CalibrationFile, RoundTripsAndRejectsAnythingElse) {
   HostFigures f;
   f.rates = one_gflops();
-  f.rates.geqrf[0] = 7.25;
+  f.rates.geqrf[1][0] = 7.25;
   f.cuda_start_s = 0.41;
   f.opencl_start_s = 1.9;
   const std::string text = format_figures("/usr/lib/liblapack.so.3", 16, f);
   HostFigures back;
   ASSERT_TRUE(parse_figures(text, "/usr/lib/liblapack.so.3", 16, back));
-  EXPECT_DOUBLE_EQ(back.rates.geqrf[0], 7.25);
+  EXPECT_DOUBLE_EQ(back.rates.geqrf[1][0], 7.25);
   EXPECT_DOUBLE_EQ(back.cuda_start_s, 0.41);
   EXPECT_DOUBLE_EQ(back.opencl_start_s, 1.9);
   EXPECT_FALSE(parse_figures(text, "/usr/lib/libopenblas.so.0", 16, back)) << "another library";
@@ -219,14 +237,14 @@ TEST(CalibrationFile, RoundTripsAndRejectsAnythingElse) {
     t.replace(t.find(from), from.size(), to);
     return t;
   };
-  EXPECT_FALSE(parse_figures(edited("dgeqrf_gflops 7.25", "dgeqrf_gflops -1"),
+  EXPECT_FALSE(parse_figures(edited("dgeqrf_32_gflops 7.25", "dgeqrf_32_gflops -1"),
                              "/usr/lib/liblapack.so.3", 16, back));
-  EXPECT_FALSE(parse_figures(edited("dgeqrf_gflops 7.25", "dgeqrf_gflops 7x"),
+  EXPECT_FALSE(parse_figures(edited("dgeqrf_32_gflops 7.25", "dgeqrf_32_gflops 7x"),
                              "/usr/lib/liblapack.so.3", 16, back));
-  EXPECT_FALSE(parse_figures(edited("dgeqrf_gflops 7.25\n", ""), "/usr/lib/liblapack.so.3", 16,
+  EXPECT_FALSE(parse_figures(edited("dgeqrf_32_gflops 7.25\n", ""), "/usr/lib/liblapack.so.3", 16,
                              back))
       << "a missing field";
-  EXPECT_FALSE(parse_figures(text + "dgeqrf_gflops 7\n", "/usr/lib/liblapack.so.3", 16, back))
+  EXPECT_FALSE(parse_figures(text + "dgeqrf_32_gflops 7\n", "/usr/lib/liblapack.so.3", 16, back))
       << "a repeated field";
   EXPECT_FALSE(parse_figures(text + "gpu_speed 7\n", "/usr/lib/liblapack.so.3", 16, back))
       << "an unknown field";

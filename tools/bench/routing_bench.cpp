@@ -102,6 +102,12 @@ std::vector<Shape> sweep(bool quick) {
     s.push_back(gemm("d", "N", "N", 8192, n, 8192));
   }
   if (!quick) {
+    // The updates inside a blocked QR of a tall matrix (LAPACK's dlarfb): W = V^T C, then
+    // C - V W, with m large and the block (k or m) and the rest of the panel 32 to 256 wide.
+    s.push_back(gemm("d", "T", "N", 32, 224, 65536));
+    s.push_back(gemm("d", "N", "N", 65536, 224, 32));
+    s.push_back(gemm("d", "T", "N", 64, 192, 1 << 18));
+    s.push_back(gemm("d", "N", "N", 1 << 18, 192, 64));
     s.push_back(gemm("d", "N", "N", 8192, 8192, 256));
     s.push_back(gemm("s", "N", "N", 4096, 4096, 4096));
     s.push_back(gemm("s", "T", "N", 64, 64, 1 << 22));
