@@ -220,7 +220,7 @@ double in_child(const std::function<double()>& measure) {
 
 // A device's start as a program pays it: `measure` in two children, the shorter kept. The first
 // start on a machine also pays what later ones find done: on the H200, OpenCL's first start
-// took 0.84 s against 0.28 for the next (the driver's compiled-kernel cache, files not yet read).
+// took 0.84 s against 0.25-0.28 for later ones (the driver's caches, files not yet read).
 double later_start(const std::function<double()>& measure) {
   const double first = in_child(measure), second = in_child(measure);
   if (first <= 0.0 || second <= 0.0) return std::max(first, second);

@@ -35,7 +35,7 @@ int usage(FILE* out, int status) {
       "usage: switchyard run [--trace[=PATH]] [--report] [--] PROGRAM [ARGS...]\n"
       "       switchyard info\n"
       "       switchyard calibrate [--fallback LIBRARY]\n"
-      "       switchyard bench tsqr|qr|cg|gemm [OPTIONS]\n"
+      "       switchyard bench tsqr|qr|cg|gemm|routing|transfers [OPTIONS]\n"
       "       switchyard tune [--precision d|s] [--device N] [--budget MINUTES]\n"
       "       switchyard gen-fem NX NY NZ [--mtx=PATH] [--solve] [...]\n"
       "\n"
