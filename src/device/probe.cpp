@@ -1,9 +1,11 @@
 #include "device/probe.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace switchyard {
@@ -138,13 +140,33 @@ using CuPointerGetAttribute = CuResult(void* data, int attribute, std::uintptr_t
 constexpr int cu_pointer_memory_type = 2, cu_pointer_is_managed = 8;
 constexpr unsigned cu_memory_type_device = 2;
 
+// The path of the CUDA driver where the process has loaded it, else "". It reads the list of
+// loaded objects, with no system call: dlopen with RTLD_NOLOAD searches the library path,
+// opening ld.so.cache and the directories, each time it finds nothing, which cost every call
+// of a program without CUDA about 10 system calls.
+std::string loaded_cuda_driver() {
+  std::string path;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* out) {
+        const char* slash = std::strrchr(info->dlpi_name, '/');
+        const char* base = slash ? slash + 1 : info->dlpi_name;
+        if (std::strncmp(base, "libcuda.so", 10) != 0) return 0;
+        *static_cast<std::string*>(out) = info->dlpi_name;
+        return 1;
+      },
+      &path);
+  return path;
+}
+
 }  // namespace
 
 bool cuda_device_pointer(const void* p) {
   static std::atomic<CuPointerGetAttribute*> found{nullptr};
   CuPointerGetAttribute* get = found.load(std::memory_order_acquire);
   if (!get) {
-    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    const std::string driver = loaded_cuda_driver();
+    if (driver.empty()) return false;
+    void* lib = dlopen(driver.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
     if (!lib) return false;
     get = symbol<CuPointerGetAttribute>(lib, "cuPointerGetAttribute");
     if (!get) return false;

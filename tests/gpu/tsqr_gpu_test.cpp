@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "device/cuda_runtime.hpp"
+#include "device/probe.hpp"
 #include "tsqr/gpu_tsqr.hpp"
 #include "tsqr_checks.hpp"
 #include "tsqr_kernels.hpp"
@@ -387,5 +388,23 @@ TYPED_TEST(TsqrGpu, RefusesWithoutTouchingA) {
   EXPECT_EQ(tau, std::vector<T>(257, T(-7)));
 }
 
+// The router sends operands in device or managed memory to the device; it asks the CUDA driver
+// where a pointer lives only once the process has loaded the driver, found in its list of
+// loaded objects.
+TEST(DevicePointers, DeviceAndManagedMemoryAreFoundHostMemoryIsNot) {
+  SKIP_WITHOUT_CUDA();
+  void* device = nullptr;
+  void* managed = nullptr;
+  ASSERT_EQ(cudaMalloc(&device, 4096), cudaSuccess);
+  ASSERT_EQ(cudaMallocManaged(&managed, 4096), cudaSuccess);
+  std::vector<double> host(512);
+  EXPECT_TRUE(cuda_device_pointer(device));
+  EXPECT_TRUE(cuda_device_pointer(managed));
+  EXPECT_FALSE(cuda_device_pointer(host.data()));
+  cudaFree(device);
+  cudaFree(managed);
+}
+
 }  // namespace
 }  // namespace switchyard::tsqr
+
