@@ -407,4 +407,3 @@ TEST(DevicePointers, DeviceAndManagedMemoryAreFoundHostMemoryIsNot) {
 
 }  // namespace
 }  // namespace switchyard::tsqr
-
