@@ -28,18 +28,18 @@ using Clock = std::chrono::steady_clock;
 
 // The shapes timed: large enough that the fallback runs at its rate, small enough that reference
 // BLAS takes about a second each.
-constexpr int kSquare = 1024, kGram = 64, kGramK = 1 << 18, kWideGram = 256, kWideGramK = 1 << 14;
-// Tall-skinny QR at each of kQrWidths, since its rate grows with the width (calibration.hpp).
+constexpr int kSquare = 1024, kGram = 64, kGramK = 1 << 18, kWideGram = 256, kWideGramK = 1 << 14,
+              kPanel = 4096, kNarrowSide = 32;
+// Tall-skinny QR at each of kQrSizes and kQrWidths, since its rate changes with both
+// (calibration.hpp): rows = size / width.
 struct Tall {
   int rows, cols;
-  const char* label;
 };
-constexpr Tall kTall[kQrWidthCount] = {{1 << 19, 8, "2^19 x 8"},
-                                       {1 << 17, 32, "2^17 x 32"},
-                                       {1 << 15, 128, "2^15 x 128"},
-                                       {1 << 14, 256, "2^14 x 256"}};
+Tall tall(int size, int width) {
+  return {int(kQrSizes[size] / kQrWidths[width]), kQrWidths[width]};
+}
 // The QR that times a cold CUDA start, and the columns of ormqr's C at every width.
-constexpr Tall kNarrow = kTall[1];
+constexpr Tall kNarrow = {1 << 17, 32};
 
 template <class T>
 std::vector<T> random_matrix(std::size_t count) {
@@ -50,18 +50,28 @@ std::vector<T> random_matrix(std::size_t count) {
   return v;
 }
 
-// The best of two timed runs of `call` after one untimed, so that thread pools and pages are
-// warm, as they are in a program that calls the fallback more than once.
-template <class Call>
-double best_seconds(Call&& call) {
-  call();
+// The best of `timed` runs of `call` after `untimed` ones, each after an untimed `prepare` (a
+// fresh copy of the operands a routine overwrites). The untimed runs warm the thread pools and
+// pages, as a program that calls the fallback more than once finds them.
+template <class Prepare, class Call>
+double best_seconds(Prepare&& prepare, Call&& call, int untimed = 1, int timed = 2) {
+  for (int i = 0; i < untimed; ++i) {
+    prepare();
+    call();
+  }
   double best = 1e300;
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < timed; ++i) {
+    prepare();
     const auto start = Clock::now();
     call();
     best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
   }
   return best;
+}
+
+template <class Call>
+double best_seconds(Call&& call) {
+  return best_seconds([] {}, call);
 }
 
 class Progress {
@@ -104,6 +114,19 @@ void time_gemm(GemmFn<T>* gemm, FallbackRates& rates, Progress& progress) {
     rates.gemm_square[p] = gflops(r, Shape{n, n, n, 'N', 'N'}, s);
     progress.step(sizeof(T) == 8 ? "dgemm 1024^3" : "sgemm 1024^3");
   }
+  for (const auto& [m, n, k, into, label] :
+       {std::tuple{kPanel, kNarrowSide, kPanel, &FallbackRates::gemm_narrow,
+                   "gemm 4096 x 32 x 4096"},
+        std::tuple{kPanel, kPanel, kNarrowSide, &FallbackRates::gemm_rank,
+                   "gemm 4096 x 4096 x 32"}}) {
+    std::vector<T> a = random_matrix<T>(std::size_t(m) * k), b = random_matrix<T>(std::size_t(k) * n),
+                   c(std::size_t(m) * n);
+    const double s = best_seconds([&, m = m, n = n, k = k] {
+      gemm("N", "N", &m, &n, &k, &one, a.data(), &m, b.data(), &k, &zero, c.data(), &m, 1, 1);
+    });
+    (rates.*into)[p] = gflops(r, Shape{m, n, k, 'N', 'N'}, s);
+    progress.step((std::string(p == 0 ? "d" : "s") + label).c_str());
+  }
   for (const auto& [n, k, into, label] :
        {std::tuple{kGram, kGramK, &FallbackRates::gemm_gram, "gemm 64 x 64 x 2^18"},
         std::tuple{kWideGram, kWideGramK, &FallbackRates::gemm_wide, "gemm 256 x 256 x 2^14"}}) {
@@ -133,42 +156,49 @@ void time_syrk(SyrkFn<T>* syrk, FallbackRates& rates, Progress& progress) {
 }
 
 template <class T>
-void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, int width,
+void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, int size, int width,
              FallbackRates& rates, Progress& progress) {
-  const Tall& shape = kTall[width];
+  const Tall shape = tall(size, width);
   const int p = precision_index<T>;
   const bool d = p == 0;
   // C of ormqr keeps 32 columns at every width: only the reflectors' count changes. The
   // workspace lets each routine block as it likes (blocks of up to 64, and ormqr's T).
   const int m = shape.rows, n = shape.cols, c_cols = kNarrow.cols;
   const int lwork = 64 * std::max(n, c_cols) + 65 * 64;
+  // The large size has no untimed run: the small one has warmed the threads, and each of its
+  // runs takes up to 3 s in reference LAPACK.
+  const int untimed = size == 0 ? 1 : 0, timed = 2;
   const std::vector<T> a0 = random_matrix<T>(std::size_t(m) * n);
   std::vector<T> a, tau(n), work(lwork), c;
   int info = 0;
   const auto step = [&](const char* routine) {
-    progress.step((std::string(d ? "d" : "s") + routine + " " + shape.label).c_str());
+    progress.step((std::string(d ? "d" : "s") + routine + " " + std::to_string(m) + " x " +
+                   std::to_string(n)).c_str());
   };
-  const double factor = best_seconds([&] {
-    a = a0;
-    geqrf(&m, &n, a.data(), &m, tau.data(), work.data(), &lwork, &info);
-  });
-  rates.geqrf[width][p] = gflops(d ? Routine::dgeqrf : Routine::sgeqrf, Shape{m, n}, factor);
+  const double factor = best_seconds(
+      [&] { a = a0; }, [&] { geqrf(&m, &n, a.data(), &m, tau.data(), work.data(), &lwork, &info); },
+      untimed, timed);
+  rates.geqrf[size][width][p] =
+      gflops(d ? Routine::dgeqrf : Routine::sgeqrf, Shape{m, n}, factor);
   step("geqrf");
   const std::vector<T> reflectors = a;
-  const double form = best_seconds([&] {
-    a = reflectors;
-    orgqr(&m, &n, &n, a.data(), &m, tau.data(), work.data(), &lwork, &info);
-  });
-  rates.orgqr[width][p] = gflops(d ? Routine::dorgqr : Routine::sorgqr, Shape{m, n, n}, form);
+  const double form = best_seconds(
+      [&] { a = reflectors; },
+      [&] { orgqr(&m, &n, &n, a.data(), &m, tau.data(), work.data(), &lwork, &info); }, untimed,
+      timed);
+  rates.orgqr[size][width][p] =
+      gflops(d ? Routine::dorgqr : Routine::sorgqr, Shape{m, n, n}, form);
   step("orgqr");
   const std::vector<T> c0 = random_matrix<T>(std::size_t(m) * c_cols);
-  const double apply = best_seconds([&] {
-    c = c0;
-    ormqr("L", "T", &m, &c_cols, &n, reflectors.data(), &m, tau.data(), c.data(), &m,
-          work.data(), &lwork, &info, 1, 1);
-  });
-  rates.ormqr[width][p] = gflops(d ? Routine::dormqr : Routine::sormqr,
-                                  Shape{m, c_cols, n, 'L', 'T'}, apply);
+  const double apply = best_seconds(
+      [&] { c = c0; },
+      [&] {
+        ormqr("L", "T", &m, &c_cols, &n, reflectors.data(), &m, tau.data(), c.data(), &m,
+              work.data(), &lwork, &info, 1, 1);
+      },
+      untimed, timed);
+  rates.ormqr[size][width][p] = gflops(d ? Routine::dormqr : Routine::sormqr,
+                                       Shape{m, c_cols, n, 'L', 'T'}, apply);
   step("ormqr");
 }
 
@@ -218,13 +248,17 @@ double in_child(const std::function<double()>& measure) {
   return seconds;
 }
 
-// A device's start as a program pays it: `measure` in two children, the shorter kept. The first
-// start on a machine also pays what later ones find done: on the H200, OpenCL's first start
-// took 0.84 s against 0.25-0.28 for later ones (the driver's caches, files not yet read).
+// A device's start as a program pays it: `measure` in three children, the first dropped, the
+// mean of the others. The first start on a machine also pays what later ones find done: on the
+// H200, OpenCL's first start took 0.84 s against 0.25-0.35 for later ones (the driver's caches,
+// files not yet read). Later ones vary from process to process: the CUDA driver's own start
+// took either about 105 or about 190 ms in back-to-back processes on the H200, whatever their
+// memory, so one figure is the mean, which a cold call pays on average.
 double later_start(const std::function<double()>& measure) {
+  in_child(measure);
   const double first = in_child(measure), second = in_child(measure);
   if (first <= 0.0 || second <= 0.0) return std::max(first, second);
-  return std::min(first, second);
+  return (first + second) / 2;
 }
 
 }  // namespace
@@ -233,7 +267,7 @@ double later_start(const std::function<double()>& measure) {
 SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   using namespace switchyard;
   HostFigures figures = calibration().figures;  // start-ups stay as they were where none runs
-  Progress progress(progress_out, 12 + 6 * kQrWidthCount);
+  Progress progress(progress_out, 16 + 6 * kQrSizeCount * kQrWidthCount);
   {
     // The device start-ups first, each in a child of this process, which starts none.
     const int m = kNarrow.rows, n = kNarrow.cols, lwork = 1, k = kSquare;
@@ -261,9 +295,11 @@ SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   time_gemm(f.sgemm, figures.rates, progress);
   time_syrk(f.dsyrk, figures.rates, progress);
   time_syrk(f.ssyrk, figures.rates, progress);
-  for (int width = 0; width < kQrWidthCount; ++width) {
-    time_qr(f.dgeqrf, f.dorgqr, f.dormqr, width, figures.rates, progress);
-    time_qr(f.sgeqrf, f.sorgqr, f.sormqr, width, figures.rates, progress);
+  for (int size = 0; size < kQrSizeCount; ++size) {
+    for (int width = 0; width < kQrWidthCount; ++width) {
+      time_qr(f.dgeqrf, f.dorgqr, f.dormqr, size, width, figures.rates, progress);
+      time_qr(f.sgeqrf, f.sorgqr, f.sormqr, size, width, figures.rates, progress);
+    }
   }
   std::string error;
   if (!store_calibration(figures, error)) {

@@ -27,26 +27,37 @@ namespace {
 // host (16 cores; README "Routing"): OpenBLAS 0.3.26 with 16 threads, and
 // Debian's reference BLAS/LAPACK 3.11 (one thread, whatever the count).
 constexpr int kShippedThreads = 16;
-// Fields in FallbackRates' order, [double, single]: gemm square, Gram, wide Gram; syrk, wide
-// syrk; geqrf, orgqr and ormqr at 8, 32, 128 and 256 columns; then the CUDA and OpenCL start-ups.
-constexpr HostFigures kOpenBlas16{{{563.0, 976.0},
-                                   {69.1, 100.0},
-                                   {360.0, 575.0},
-                                   {18.7, 33.0},
-                                   {200.0, 365.0},
-                                   {{3.40, 6.67}, {10.1, 23.3}, {34.3, 79.5}, {58.9, 113.0}},
-                                   {{3.80, 7.50}, {9.87, 21.8}, {33.3, 71.7}, {63.0, 98.8}},
-                                   {{13.5, 29.8}, {22.5, 36.3}, {37.2, 49.7}, {36.4, 49.4}}},
-                                  0.25, 0.28};
-constexpr HostFigures kReference{{{3.05, 4.32},
-                                  {1.61, 2.34},
-                                  {2.71, 2.67},
-                                  {1.79, 2.35},
-                                  {1.98, 2.76},
-                                  {{2.00, 2.51}, {2.27, 3.00}, {2.81, 3.25}, {6.36, 8.45}},
-                                  {{2.40, 3.16}, {2.73, 3.22}, {2.95, 3.32}, {7.59, 8.08}},
-                                  {{1.45, 2.39}, {2.84, 2.65}, {7.23, 8.81}, {6.93, 7.59}}},
-                                 0.25, 0.28};
+// Fields in FallbackRates' order, [double, single]: gemm square, Gram, wide Gram, narrow side,
+// rank-32 update; syrk, wide syrk; geqrf, orgqr and ormqr at the small then the large size, at
+// 8, 32, 128 and 256 columns each; then the CUDA and OpenCL start-ups.
+constexpr HostFigures kOpenBlas16{{{560.0, 928.0},
+                                   {79.2, 86.6},
+                                   {341.0, 495.0},
+                                   {327.0, 601.0},
+                                   {288.0, 500.0},
+                                   {20.9, 30.0},
+                                   {182.0, 285.0},
+                                   {{{3.68, 7.72}, {14.2, 31.4}, {36.6, 94.2}, {67.6, 124.0}},
+                                    {{2.31, 5.58}, {9.92, 23.2}, {26.7, 58.5}, {49.8, 77.9}}},
+                                   {{{4.43, 8.45}, {13.4, 28.9}, {34.6, 61.1}, {59.6, 90.8}},
+                                    {{3.21, 8.03}, {11.7, 19.2}, {30.8, 51.4}, {49.6, 92.5}}},
+                                   {{{17.1, 57.2}, {30.6, 51.8}, {37.1, 55.7}, {39.6, 53.9}},
+                                    {{15.3, 34.1}, {15.0, 35.7}, {33.3, 46.3}, {31.8, 47.9}}}},
+                                  0.23, 0.28};
+constexpr HostFigures kReference{{{3.22, 4.04},
+                                  {1.66, 2.45},
+                                  {2.81, 2.86},
+                                  {1.67, 2.67},
+                                  {3.56, 4.5},
+                                  {1.79, 2.13},
+                                  {2.79, 2.74},
+                                  {{{2.44, 2.35}, {1.86, 2.48}, {2.07, 3.26}, {5.97, 7.27}},
+                                   {{1.13, 1.83}, {1.22, 2.46}, {1.47, 2.63}, {4.99, 6.34}}},
+                                  {{{3.14, 3.35}, {2.08, 2.73}, {2.33, 2.91}, {7.39, 7.54}},
+                                   {{1.38, 2.47}, {1.79, 2.76}, {1.57, 2.49}, {5.18, 8.54}}},
+                                  {{{1.51, 2.38}, {2.35, 2.63}, {7.15, 8.67}, {6.12, 9.09}},
+                                   {{1.33, 2.42}, {1.61, 2.47}, {6.66, 9.6}, {6.7, 9.74}}}},
+                                 0.21, 0.27};
 
 enum class Kind { openblas, reference, other };
 
@@ -74,13 +85,17 @@ std::vector<std::pair<std::string, double*>> fields(HostFigures& f) {
   rates("gemm_square", r.gemm_square);
   rates("gemm_gram", r.gemm_gram);
   rates("gemm_wide", r.gemm_wide);
+  rates("gemm_narrow", r.gemm_narrow);
+  rates("gemm_rank", r.gemm_rank);
   rates("syrk", r.syrk);
   rates("syrk_wide", r.syrk_wide);
-  for (int w = 0; w < kQrWidthCount; ++w) {
-    const std::string at = "_" + std::to_string(kQrWidths[w]);
-    rates("geqrf" + at, r.geqrf[w]);
-    rates("orgqr" + at, r.orgqr[w]);
-    rates("ormqr" + at, r.ormqr[w]);
+  for (int z = 0; z < kQrSizeCount; ++z) {
+    for (int w = 0; w < kQrWidthCount; ++w) {
+      const std::string at = "_" + std::to_string(kQrWidths[w]) + (z == 0 ? "_small" : "_large");
+      rates("geqrf" + at, r.geqrf[z][w]);
+      rates("orgqr" + at, r.orgqr[z][w]);
+      rates("ormqr" + at, r.ormqr[z][w]);
+    }
   }
   v.push_back({"cuda_start_s", &f.cuda_start_s});
   v.push_back({"opencl_start_s", &f.opencl_start_s});
@@ -159,13 +174,30 @@ double rate_at(double w0, double r0, double w1, double r1, std::int64_t width) {
   return r0 * std::pow(double(std::max<std::int64_t>(1, width)) / w0, exponent);
 }
 
-// A QR routine's rate at `width` columns (reflectors): the power law between the two measured
-// widths around it, or beyond the narrowest or widest, the law of the nearest two.
-double qr_rate_at(const double (&rates)[kQrWidthCount][2], int precision, std::int64_t width) {
+// A QR routine's rate at `width` columns (reflectors) for the matrix size `z` of kQrSizes: the
+// power law between the two measured widths around it, or beyond the narrowest or widest, the
+// law of the nearest two.
+double width_rate(const double (&rates)[kQrSizeCount][kQrWidthCount][2], int z, int precision,
+                  std::int64_t width) {
   int i = 0;
   while (i + 2 < kQrWidthCount && width > kQrWidths[i + 1]) ++i;
-  return rate_at(kQrWidths[i], rates[i][precision], kQrWidths[i + 1], rates[i + 1][precision],
-                 width);
+  return rate_at(kQrWidths[i], rates[z][i][precision], kQrWidths[i + 1],
+                 rates[z][i + 1][precision], width);
+}
+
+// The same on a matrix of `elements` (rows times columns or reflectors): the small size's rate
+// up to it, the power law through the two sizes' rates between them, and past the large size
+// the same law while it falls (a matrix further out of the caches runs no faster), its exponent
+// no steeper than -0.5, else the large size's rate.
+double qr_rate_at(const double (&rates)[kQrSizeCount][kQrWidthCount][2], int precision,
+                  std::int64_t width, double elements) {
+  const double small = width_rate(rates, 0, precision, width);
+  const double large = width_rate(rates, 1, precision, width);
+  const double e0 = double(kQrSizes[0]), e1 = double(kQrSizes[1]);
+  if (elements <= e0) return small;
+  const double exponent = std::log(large / small) / std::log(e1 / e0);
+  if (elements <= e1) return small * std::pow(elements / e0, exponent);
+  return large * std::pow(elements / e1, std::clamp(exponent, -0.5, 0.0));
 }
 
 }  // namespace
@@ -262,11 +294,23 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
   switch (r) {
     case Routine::sgemm:
     case Routine::dgemm: {
-      // Through the Gram products' rates (64 and 256 wide) up to 256, then on to the square
-      // rate at 1024.
+      // By the class of the shape, from its smallest dimension x: past 256, the law from the
+      // wide Gram product's rate to the square's at 1024; else a small C (both sides at most
+      // 256) goes by the Gram products' law at C's mean side, a narrow k by the law from the
+      // rank-32 update's rate, and one narrow side of C by the law from the 32-wide product's.
+      // A BLAS runs the last two near its square rate and a Gram product far below it
+      // (OpenBLAS on the H200 host: 8192 x 16 x 8192 at 300 GFLOP/s, 64 x 64 x 2^18 at 69).
       const std::int64_t x = std::min({s.m, s.n, s.k});
-      gflops = x <= 256 ? rate_at(64, rates.gemm_gram[p], 256, rates.gemm_wide[p], x)
-                        : rate_at(256, rates.gemm_wide[p], 1024, rates.gemm_square[p], x);
+      if (x > 256) {
+        gflops = rate_at(256, rates.gemm_wide[p], 1024, rates.gemm_square[p], x);
+      } else if (std::max(s.m, s.n) <= 256) {
+        const auto side = std::int64_t(std::sqrt(double(s.m) * double(s.n)));
+        gflops = rate_at(64, rates.gemm_gram[p], 256, rates.gemm_wide[p], side);
+      } else if (s.k == x) {
+        gflops = rate_at(32, rates.gemm_rank[p], 1024, rates.gemm_square[p], x);
+      } else {
+        gflops = rate_at(32, rates.gemm_narrow[p], 1024, rates.gemm_square[p], x);
+      }
       break;
     }
     case Routine::ssyrk:
@@ -275,15 +319,16 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
       break;
     case Routine::sgeqrf:
     case Routine::dgeqrf:
-      gflops = qr_rate_at(rates.geqrf, p, s.n);
+      gflops = qr_rate_at(rates.geqrf, p, s.n, double(s.m) * double(s.n));
       break;
     case Routine::sorgqr:
     case Routine::dorgqr:
-      gflops = qr_rate_at(rates.orgqr, p, s.k);
+      gflops = qr_rate_at(rates.orgqr, p, s.k, double(s.m) * double(s.k));
       break;
     case Routine::sormqr:
     case Routine::dormqr:
-      gflops = qr_rate_at(rates.ormqr, p, s.k);
+      // Q is m x m (SIDE = 'L') or n x n, of k reflectors.
+      gflops = qr_rate_at(rates.ormqr, p, s.k, double(s.transa == 'L' ? s.m : s.n) * double(s.k));
       break;
   }
   // Nothing runs faster than a large square gemm.

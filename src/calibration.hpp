@@ -27,24 +27,35 @@ namespace switchyard {
 // 32, 128 and 256 columns, where a law through 32 and 256 alone put 4.0 at 8 and 40 at 128.
 inline constexpr int kQrWidths[] = {8, 32, 128, 256};
 inline constexpr int kQrWidthCount = 4;
+// The sizes (elements of the factored matrix) at which they are measured at each width: one the
+// host's caches hold (32 MiB of doubles) and one that streams from memory (256 MiB). A QR's
+// rate falls as the matrix outgrows the caches: OpenBLAS's dgeqrf at 128 columns ran at 47
+// GFLOP/s on 2^14 rows and 25 on 2^18, and at 32 columns at 14.6 on 2^17 rows, 10.5 on 2^20
+// and 7.3 on 2^22, where one size alone put 2^18 x 128 at 0.23 s in OpenBLAS against 0.34.
+inline constexpr long kQrSizes[] = {1L << 22, 1L << 25};
+inline constexpr int kQrSizeCount = 2;
 
 // GFLOP/s of the fallback by class of call; [0] double, [1] single.
 struct FallbackRates {
   double gemm_square[2];  // large square gemm (1024)
   double gemm_gram[2];    // gemm with a 64 x 64 C and a long k (a Gram product)
   double gemm_wide[2];    // the same with a 256 x 256 C
+  double gemm_narrow[2];  // gemm with a 4096 x 32 C and k = 4096 (one narrow side)
+  double gemm_rank[2];    // gemm with a 4096 x 4096 C and k = 32 (a rank-32 update)
   double syrk[2];         // syrk with n = 64 and a long k
   double syrk_wide[2];    // the same with n = 256
-  // At each of kQrWidths: tall-skinny QR, its Q, and its Q^T applied to 32 columns.
-  double geqrf[kQrWidthCount][2];
-  double orgqr[kQrWidthCount][2];
-  double ormqr[kQrWidthCount][2];
+  // At each of kQrSizes and kQrWidths: tall-skinny QR, its Q, and its Q^T applied to 32
+  // columns.
+  double geqrf[kQrSizeCount][kQrWidthCount][2];
+  double orgqr[kQrSizeCount][kQrWidthCount][2];
+  double ormqr[kQrSizeCount][kQrWidthCount][2];
 };
 
 struct HostFigures {
   FallbackRates rates{};
-  double cuda_start_s = 0.0;    // first routed CUDA call's start-up: driver, context, staging
-  double opencl_start_s = 0.0;  // the same for OpenCL: driver, context, programs, staging
+  // A first routed call's start-up, the mean of several processes' (calibrate.cpp):
+  double cuda_start_s = 0.0;    // CUDA: driver, context, staging
+  double opencl_start_s = 0.0;  // OpenCL: driver, context, programs, staging
 };
 
 struct Calibration {

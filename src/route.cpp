@@ -62,10 +62,17 @@ bool pays(const Thresholds& t, Routine r, const Shape& s, Decision& why_not) {
   return true;
 }
 
+// A cold device is started for a call only when the model puts the call there, start-up
+// included, at least this much faster than the fallback: the start-up itself varies from process
+// to process (on the H200, CUDA's from about 0.23 to 0.32 s and OpenCL's from 0.24 to 0.35 s
+// in back-to-back processes), so a call the model puts a few percent ahead can lose by more
+// than a tenth. Such a call runs in the fallback, which takes the time it always took.
+constexpr double kColdMargin = 1.1;
+
 // Whether a device route's modelled time, plus the start-up it would wait for, beats the
 // fallback's on this host; if not, why not goes to `why`, and for a call kept off a cold device
 // that alone would pay, what it forwent goes to `cold`. With uncertain figures the device must
-// be twice as fast.
+// be twice as fast; a cold one must also be kColdMargin faster.
 bool weigh(const DeviceCost& cost, const HostView& host, double startup, Routine r,
            const Shape& s, char* why, std::size_t size, std::optional<ColdDecline>& cold) {
   const double fallback = fallback_seconds(*host.rates, r, s);
@@ -77,15 +84,16 @@ bool weigh(const DeviceCost& cost, const HostView& host, double startup, Routine
                   uncertain);
     return false;
   }
-  if ((device + startup) * factor >= fallback) {
+  if (startup > 0.0 && (device + startup) * factor * kColdMargin >= fallback) {
     // Ski rental: once the calls kept off the device would together have paid for its start,
     // it starts in the background, so that the calls after it stop forgoing their gain, and no
-    // call waits for it.
-    const double gain = fallback / factor - device;
+    // call waits for it. The gain counted is the fallback's time over the margin, less the
+    // device's.
+    const double gain = fallback / (factor * kColdMargin) - device;
     const double forgone = host.forgone_s[int(cost.family)] + gain;
     if (!host.nested) cold = ColdDecline{cost.family, gain, forgone >= startup};
-    std::snprintf(why, size, "cold device: start-up %.2g s > gain %.2g s%s%s", startup, gain,
-                  uncertain,
+    std::snprintf(why, size, "cold device: start-up %.2g s > gain %.2g s at a %.0f%% margin%s%s",
+                  startup, gain, 100 * (kColdMargin - 1), uncertain,
                   cold && cold->start ? "; starting it in the background for the calls to come"
                                       : "");
     return false;

@@ -29,7 +29,7 @@ struct ColdDecline {
 
 struct Decision {
   Backend backend = Backend::fallback;
-  char reason[160] = "";
+  char reason[224] = "";
   std::optional<ColdDecline> cold;  // set only with backend == fallback
 };
 

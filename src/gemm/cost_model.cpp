@@ -18,13 +18,14 @@ struct DeviceConstants {
   int compute_units;
 };
 // H200: the link itself moves 52 GB/s up and 55 down from pinned memory,
-// but the host copies between pageable memory and the slots (about 8 GB/s
-// per thread) hold a streamed call to about 25 GB/s; launch and
-// synchronisation cost about 2 ms a call. Both fit `switchyard-bench gemm`'s
-// host-resident dgemm (12.5-14.4 ms at n = 4096, 47.6-50.9 ms at 8192; README "GEMM").
-// Other GPUs: half the H200's rate, for slower links and hosts, and 100 units.
+// and the host copies between pageable memory and the slots, fifteen in
+// flight, hold a streamed call to 35-47 GB/s; launch and synchronisation
+// cost about 2 ms a call. They fit `switchyard bench routing`'s warm device
+// times within 20%: dgemm 8192 x 64 x 8192 in 13.6 ms (modelled 15.6),
+// 64 x 64 x 2^22 in 115 (109), 8192^3 in 38 (44).
+// Other GPUs: 12 GB/s, for slower links and hosts, and 100 units.
 constexpr DeviceConstants kDevices[] = {
-    {"H200", 25.0, 2e-3, 132},
+    {"H200", 40.0, 2e-3, 132},
     {"", 12.0, 2e-3, 100},
 };
 

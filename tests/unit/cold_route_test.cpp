@@ -31,11 +31,14 @@ const Candidate costed_gpu{true, starting_device, nullptr, nullptr, &cuda_cost};
 // A fallback that runs dgeqrf at 1 GFLOP/s.
 FallbackRates one_gflops() {
   FallbackRates r{};
-  for (double* pair : {r.gemm_square, r.gemm_gram, r.gemm_wide, r.syrk, r.syrk_wide}) {
+  for (double* pair : {r.gemm_square, r.gemm_gram, r.gemm_wide, r.gemm_narrow, r.gemm_rank,
+                       r.syrk, r.syrk_wide}) {
     pair[0] = pair[1] = 1.0;
   }
-  for (int w = 0; w < kQrWidthCount; ++w) {
-    for (double* pair : {r.geqrf[w], r.orgqr[w], r.ormqr[w]}) pair[0] = pair[1] = 1.0;
+  for (int z = 0; z < kQrSizeCount; ++z) {
+    for (int w = 0; w < kQrWidthCount; ++w) {
+      for (double* pair : {r.geqrf[z][w], r.orgqr[z][w], r.ormqr[z][w]}) pair[0] = pair[1] = 1.0;
+    }
   }
   return r;
 }
@@ -58,7 +61,7 @@ TEST(ColdRoute, AColdDeviceStartsOnlyWhenTheGainCoversItsStartUp) {
   const HostView cold = view(0.4);
   Decision d = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &cold);
   EXPECT_EQ(d.backend, Backend::fallback);
-  EXPECT_NE(std::string(d.reason).find("cold device: start-up 0.4 s > gain 0.26 s"),
+  EXPECT_NE(std::string(d.reason).find("cold device: start-up 0.4 s > gain 0.23 s at a 10% margin"),
             std::string::npos)
       << d.reason;
   EXPECT_EQ(starts, 0) << "a call that does not pay must not start the device";
@@ -69,6 +72,28 @@ TEST(ColdRoute, AColdDeviceStartsOnlyWhenTheGainCoversItsStartUp) {
   // A call four times larger pays for the same start-up.
   const Shape taller{1 << 19, 32};
   EXPECT_EQ(decide(c, Routine::dgeqrf, taller, nullptr, Candidate{}, costed_gpu, &cold).backend,
+            Backend::gpu);
+}
+
+// The start-up varies from process to process: a call that the model puts on a cold device only
+// a few percent ahead of the fallback stays in the fallback.
+TEST(ColdRoute, AColdDeviceMustWinByAMargin) {
+  const Config c = defaults();
+  starts = 0;
+  // 0.268 s in the fallback against 0.010 + 0.245 on a cold device: 5% ahead, not 10%.
+  const HostView close = view(0.245);
+  const Decision d = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &close);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_NE(std::string(d.reason).find("cold device"), std::string::npos) << d.reason;
+  EXPECT_EQ(starts, 0);
+  // 0.010 + 0.2: 28% ahead.
+  const HostView ahead = view(0.2);
+  EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &ahead).backend,
+            Backend::gpu);
+  // Warm, the device needs only to be faster: 0.010 against 0.0105 s (20480 x 16).
+  const Shape small{20480, 16};
+  const HostView warm = view(0.0);
+  EXPECT_EQ(decide(c, Routine::dgeqrf, small, nullptr, Candidate{}, costed_gpu, &warm).backend,
             Backend::gpu);
 }
 
@@ -85,11 +110,11 @@ TEST(ColdRoute, DeclinedCallsThatTogetherPayStartTheDeviceInTheBackground) {
     ASSERT_EQ(d.backend, Backend::fallback);
     ASSERT_TRUE(d.cold.has_value()) << d.reason;
     EXPECT_EQ(d.cold->family, device::Family::cuda);
-    EXPECT_NEAR(d.cold->gain_s, 0.268 - 0.010, 0.005);
+    EXPECT_NEAR(d.cold->gain_s, 0.268 / 1.1 - 0.010, 0.005);
     cold.forgone_s[int(device::Family::cuda)] += d.cold->gain_s;
     ++calls;
   } while (!d.cold->start && calls < 10);
-  EXPECT_EQ(calls, 2) << "0.26 s of gain a call: the second covers 0.4 s";
+  EXPECT_EQ(calls, 2) << "0.23 s of gain a call: the second covers 0.4 s";
   EXPECT_NE(std::string(d.reason).find("starting it in the background"), std::string::npos)
       << d.reason;
   EXPECT_EQ(starts, 0) << "the router itself starts nothing";
@@ -166,12 +191,16 @@ TEST(ColdRoute, OperandsInDeviceMemoryGoToTheDeviceWhatever) {
   EXPECT_STREQ(d.reason, "operands in device memory");
 }
 
-// gemm's rate goes by its smallest dimension, through the rates measured at 64, 256 and 1024.
+// gemm's rate goes by the class of its shape and its smallest dimension: near square past 256;
+// a small C (a Gram product) through the rates measured at 64 and 256 wide by C's mean side; a
+// narrow k or one narrow side of C through their rates at 32 to the square's at 1024.
 TEST(FallbackSpeed, GemmRunsAtTheSquareRateAndSlowerWhenSkinny) {
   FallbackRates r = one_gflops();
   r.gemm_square[0] = 100.0;
   r.gemm_wide[0] = 50.0;
   r.gemm_gram[0] = 25.0;
+  r.gemm_narrow[0] = 80.0;
+  r.gemm_rank[0] = 40.0;
   const auto rate = [&](const Shape& s) {
     return routine_flops(Routine::dgemm, s) / fallback_seconds(r, Routine::dgemm, s) / 1e9;
   };
@@ -182,6 +211,14 @@ TEST(FallbackSpeed, GemmRunsAtTheSquareRateAndSlowerWhenSkinny) {
   EXPECT_NEAR(rate(Shape{128, 128, 1 << 22, 'T', 'N'}), 25.0 * std::sqrt(2.0), 1e-9);
   EXPECT_NEAR(rate(Shape{8192, 512, 8192, 'N', 'N'}), 50.0 * std::sqrt(2.0), 1e-9);
   EXPECT_NEAR(rate(Shape{16, 16, 1 << 22, 'T', 'N'}), 25.0 / 2, 1e-9);
+  EXPECT_NEAR(rate(Shape{32, 128, 1 << 22, 'T', 'N'}), 25.0, 1e-9) << "C's mean side 64";
+  EXPECT_NEAR(rate(Shape{4096, 32, 4096, 'N', 'N'}), 80.0, 1e-9);
+  EXPECT_NEAR(rate(Shape{8192, 32, 8192, 'N', 'N'}), 80.0, 1e-9);
+  EXPECT_NEAR(rate(Shape{32, 4096, 1 << 20, 'T', 'N'}), 80.0, 1e-9) << "a narrow m, long k";
+  EXPECT_NEAR(rate(Shape{4096, 4096, 32, 'N', 'N'}), 40.0, 1e-9);
+  EXPECT_NEAR(rate(Shape{65536, 256, 32, 'N', 'N'}), 40.0, 1e-9) << "k the smallest";
+  EXPECT_NEAR(rate(Shape{4096, 4096, 128, 'N', 'N'}),
+              40.0 * std::pow(4.0, std::log(2.5) / std::log(32.0)), 1e-9);
   // syrk by its n, through 64 and 256.
   r.syrk[0] = 10.0;
   r.syrk_wide[0] = 40.0;
@@ -198,7 +235,9 @@ TEST(FallbackSpeed, QrRunsFasterWhenWider) {
   FallbackRates r = one_gflops();
   r.gemm_square[0] = 30.0;
   const double at[kQrWidthCount] = {2.0, 5.0, 8.0, 20.0};
-  for (int w = 0; w < kQrWidthCount; ++w) r.geqrf[w][0] = at[w];
+  for (int z = 0; z < kQrSizeCount; ++z) {
+    for (int w = 0; w < kQrWidthCount; ++w) r.geqrf[z][w][0] = at[w];
+  }
   const auto rate = [&](long m, long n) {
     const Shape s{m, n};
     return routine_flops(Routine::dgeqrf, s) / fallback_seconds(r, Routine::dgeqrf, s) / 1e9;
@@ -212,22 +251,49 @@ TEST(FallbackSpeed, QrRunsFasterWhenWider) {
   EXPECT_NEAR(rate(1 << 16, 4), 2.0 / std::pow(2.5, 0.5), 1e-9) << "below 8: the 8-32 law";
   EXPECT_NEAR(rate(1 << 20, 1024), 30.0, 1e-9) << "capped at the square gemm's rate";
   // dorgqr and dormqr go by their reflectors.
-  for (int w = 0; w < kQrWidthCount; ++w) r.ormqr[w][0] = 4.0;
+  for (int z = 0; z < kQrSizeCount; ++z) {
+    for (int w = 0; w < kQrWidthCount; ++w) r.ormqr[z][w][0] = 4.0;
+  }
   const Shape apply{1 << 16, 16, 128, 'L', 'T'};
   EXPECT_NEAR(routine_flops(Routine::dormqr, apply) / fallback_seconds(r, Routine::dormqr, apply),
               4e9, 1.0);
 }
 
+// And it goes by the matrix's size: the rate measured in the caches (2^22 elements) up to it,
+// the law through the two sizes up to 2^25, and beyond, that law while it falls.
+TEST(FallbackSpeed, QrRunsSlowerOutOfTheCaches) {
+  FallbackRates r = one_gflops();
+  r.gemm_square[0] = 100.0;
+  const auto rate = [&](long m, long n) {
+    const Shape s{m, n};
+    return routine_flops(Routine::dgeqrf, s) / fallback_seconds(r, Routine::dgeqrf, s) / 1e9;
+  };
+  for (int w = 0; w < kQrWidthCount; ++w) {
+    r.geqrf[0][w][0] = 10.0;
+    r.geqrf[1][w][0] = 5.0;
+  }
+  EXPECT_NEAR(rate(1 << 12, 128), 10.0, 1e-9) << "smaller than the small size";
+  EXPECT_NEAR(rate(1 << 15, 128), 10.0, 1e-9);
+  EXPECT_NEAR(rate(1 << 18, 128), 5.0, 1e-9);
+  EXPECT_NEAR(rate(1L << 16 | 1L << 15, 128), 10.0 * std::pow(3.0, -1.0 / 3), 1e-9);
+  EXPECT_NEAR(rate(1 << 21, 128), 5.0 * std::pow(8.0, -1.0 / 3), 1e-9) << "falling on";
+  for (int w = 0; w < kQrWidthCount; ++w) r.geqrf[1][w][0] = 1.0;
+  EXPECT_NEAR(rate(1 << 21, 128), 1.0 / std::sqrt(8.0), 1e-9) << "no steeper than -0.5";
+  for (int w = 0; w < kQrWidthCount; ++w) r.geqrf[1][w][0] = 20.0;
+  EXPECT_NEAR(rate(1 << 17, 128), 10.0 * std::pow(4.0, 1.0 / 3), 1e-9) << "rising between";
+  EXPECT_NEAR(rate(1 << 21, 128), 20.0, 1e-9) << "but not beyond";
+}
+
 TEST(CalibrationFile, RoundTripsAndRejectsAnythingElse) {
   HostFigures f;
   f.rates = one_gflops();
-  f.rates.geqrf[1][0] = 7.25;
+  f.rates.geqrf[0][1][0] = 7.25;
   f.cuda_start_s = 0.41;
   f.opencl_start_s = 1.9;
   const std::string text = format_figures("/usr/lib/liblapack.so.3", 16, f);
   HostFigures back;
   ASSERT_TRUE(parse_figures(text, "/usr/lib/liblapack.so.3", 16, back));
-  EXPECT_DOUBLE_EQ(back.rates.geqrf[1][0], 7.25);
+  EXPECT_DOUBLE_EQ(back.rates.geqrf[0][1][0], 7.25);
   EXPECT_DOUBLE_EQ(back.cuda_start_s, 0.41);
   EXPECT_DOUBLE_EQ(back.opencl_start_s, 1.9);
   EXPECT_FALSE(parse_figures(text, "/usr/lib/libopenblas.so.0", 16, back)) << "another library";
@@ -237,14 +303,14 @@ TEST(CalibrationFile, RoundTripsAndRejectsAnythingElse) {
     t.replace(t.find(from), from.size(), to);
     return t;
   };
-  EXPECT_FALSE(parse_figures(edited("dgeqrf_32_gflops 7.25", "dgeqrf_32_gflops -1"),
+  EXPECT_FALSE(parse_figures(edited("dgeqrf_32_small_gflops 7.25", "dgeqrf_32_small_gflops -1"),
                              "/usr/lib/liblapack.so.3", 16, back));
-  EXPECT_FALSE(parse_figures(edited("dgeqrf_32_gflops 7.25", "dgeqrf_32_gflops 7x"),
+  EXPECT_FALSE(parse_figures(edited("dgeqrf_32_small_gflops 7.25", "dgeqrf_32_small_gflops 7x"),
                              "/usr/lib/liblapack.so.3", 16, back));
-  EXPECT_FALSE(parse_figures(edited("dgeqrf_32_gflops 7.25\n", ""), "/usr/lib/liblapack.so.3", 16,
+  EXPECT_FALSE(parse_figures(edited("dgeqrf_32_small_gflops 7.25\n", ""), "/usr/lib/liblapack.so.3", 16,
                              back))
       << "a missing field";
-  EXPECT_FALSE(parse_figures(text + "dgeqrf_32_gflops 7\n", "/usr/lib/liblapack.so.3", 16, back))
+  EXPECT_FALSE(parse_figures(text + "dgeqrf_32_small_gflops 7\n", "/usr/lib/liblapack.so.3", 16, back))
       << "a repeated field";
   EXPECT_FALSE(parse_figures(text + "gpu_speed 7\n", "/usr/lib/liblapack.so.3", 16, back))
       << "an unknown field";
