@@ -405,16 +405,12 @@ int routing_main(int argc, char** argv) {
       }
     }
     Run ours = run_child(s, routed, o.warm_up_s, o.repeat, true);
+    const std::string forced = routed + " SWITCHYARD_ROUTE_" + upper_case(s.routine) + "=gpu";
     Run gpu;
     gpu.skipped = !o.gpu;
-    if (o.gpu) {
-      gpu = run_child(s, routed + " SWITCHYARD_ROUTE_" + upper_case(s.routine) + "=gpu", 0.0,
-                      o.repeat, true);
-    }
+    if (o.gpu) gpu = run_child(s, forced, 0.0, o.repeat, true);
     // The other route of each choice: the fallback alone when Switchyard chose its device,
     // the device forced when it chose the fallback.
-    const std::string forced =
-        o.gpu ? routed + " SWITCHYARD_ROUTE_" + upper_case(s.routine) + "=gpu" : "";
     if (ours.cold_route == "gpu") {
       settle_cold(s, ours, routed, fb, alone, o.cold_samples);
     } else if (gpu.warm_route == "gpu") {
