@@ -52,6 +52,7 @@ void gemm(char transa, char transb, int m, int n, int k, T alpha, const T* a, in
                          beta, c, ldc};
   Shape shape{m, n, k, call.transa, call.transb};
   shape.same_operand = same_operand(call.transa, call.transb, m, n, k, a, lda, b, ldb);
+  shape.reads_c = beta != T(0);
   dispatch(GemmTraits<T>::routine, shape, gemm_quick_return(m, n, k, alpha), call,
            run_gemm_fallback<T>);
 }

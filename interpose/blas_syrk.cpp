@@ -53,6 +53,7 @@ void syrk(char uplo, char trans, int n, int k, T alpha, const T* a, int lda, T b
                          ldc};
   Shape shape{n, n, k, call.uplo, call.trans};
   shape.same_operand = true;
+  shape.reads_c = beta != T(0);
   dispatch(SyrkTraits<T>::routine, shape, syrk_quick_return(n, k, alpha, beta), call,
            run_syrk_fallback<T>);
 }

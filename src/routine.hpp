@@ -23,6 +23,9 @@ struct Shape {
   bool on_device = false;
   // op(B) is op(A)'s host matrix (gemm's Gram product A^T A, every syrk): it is moved once.
   bool same_operand = false;
+  // C goes up to the device as well as down (gemm and syrk with beta != 0); with beta = 0 it is
+  // only written.
+  bool reads_c = true;
 };
 
 // Whether a gemm's op(B) is op(A)'s host matrix read again: the same pointer and leading

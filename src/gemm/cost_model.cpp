@@ -50,7 +50,9 @@ double device_seconds(const CostModel& model, std::size_t element_size, const Sh
       model.kernel_gflops * 1e9 * std::min(1.0, tiles * slices / model.compute_units);
   // The Gram product's op(B) is A, already on the device.
   const double b_up = s.same_operand ? 0 : e * k * n / link;
-  const double overlapped = std::max(b_up + e * m * n / link, 2 * m * n * k / rate);
+  // With beta = 0, C only comes down.
+  const double c_up = s.reads_c ? e * m * n / link : 0;
+  const double overlapped = std::max(b_up + c_up, 2 * m * n * k / rate);
   return model.launch_s + e * m * k / link + overlapped + e * m * n / (8 * link);
 }
 

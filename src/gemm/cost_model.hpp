@@ -4,8 +4,8 @@
 // results come down, and the last panel of C comes down after the last
 // kernel. Its time is modelled as
 //   launch + mk e / link + max((kn + mn) e / link, 2mnk / kernel rate) + mn e / (8 link)
-// (e the element size; C is counted as uploaded, as it is when beta != 0;
-// 8 panels; kn is not moved when op(B) is op(A)'s matrix). The kernel rate
+// (e the element size; 8 panels; mn e goes up only when beta != 0, and kn
+// e not at all when op(B) is op(A)'s matrix). The kernel rate
 // is the tuning entry's, times the share of the device's compute units that
 // C's tiles and their split-K slices (split_k.hpp) occupy. The device's constants come from its tuning entry
 // (kernel rate, tile) and the table in cost_model.cpp (staged link rate,

@@ -205,6 +205,12 @@ TEST(GemmCostModel, TransfersAndOccupancySetTheTime) {
   gram.same_operand = true;
   const double one_operand = gemm::device_seconds(h200, 8, gram);
   EXPECT_NEAR(one_operand * 2, two_operands, 0.02);
+  // With beta = 0, C only comes down: a tall C over a short k saves its whole upload.
+  Shape tall{262144, 192, 64, 'N', 'N'};
+  const double c_read = gemm::device_seconds(h200, 8, tall);
+  tall.reads_c = false;
+  const double c_written = gemm::device_seconds(h200, 8, tall);
+  EXPECT_NEAR(c_read - c_written, 8.0 * 262144 * 192 / link, 5e-4);
 }
 
 // A device run that stopped after writing part of C is finished block by block in the
