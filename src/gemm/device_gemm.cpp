@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "gemm/inplace_kernel_source.hpp"
+
 namespace switchyard::gemm {
 namespace {
 
@@ -83,6 +85,11 @@ Kernels* kernels_for(opencl::Runtime& rt, const KernelParams& p, std::string& er
   }
   if (r == CL_SUCCESS) k->tn = rt.cl().CreateKernel(program, kTnKernel, &r);
   if (r == CL_SUCCESS) k->reduce = rt.cl().CreateKernel(program, kReduceKernel, &r);
+  for (int ta = 0; ta < 2 && r == CL_SUCCESS && has_inplace_kernels(p); ++ta)
+    for (int tb = 0; tb < 2 && r == CL_SUCCESS; ++tb) {
+      const std::string name = inplace_kernel_name(ta ? 'T' : 'N', tb ? 'T' : 'N');
+      k->inplace[ta][tb] = rt.cl().CreateKernel(program, name.c_str(), &r);
+    }
   if (r != CL_SUCCESS) {
     error = "clCreateKernel failed: " + opencl::error_name(r);
     return nullptr;
@@ -124,6 +131,14 @@ bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char trans
     if (mem) scratch.push_back(std::move(buffer));
     return mem != nullptr;
   };
+  if (product && takes_inplace(kernels, m, n)) {  // a double product
+    const Split split = inplace_split(m, n, k, kernels.compute_units, forced_slices);
+    if (split.slices > 1 && !acquire(partial_bytes(split, m, n, sizeof(T)), partials)) {
+      return false;
+    }
+    return enqueue_inplace(rt, kernels, transa, transb, split, m, n, k, alpha, a, b, beta, c,
+                           same_place(transa, transb, m, n, a, b), partials, error);
+  }
   if (product) {
     if (!acquire(sizeof(T) * std::size_t(size.kp) * size.mp, ap) ||
         !acquire(sizeof(T) * std::size_t(size.kp) * size.np, bp) ||
@@ -157,6 +172,18 @@ bool enqueue_slices(opencl::Runtime& rt, Kernels& kernels, const Padded& size, c
                 cl_long(c.offset), cl_int(c.ld), cl_int(split.depth), cl_long(c_slice));
 }
 
+// The reduction of split-K's partial products (each m x n, one after the other) into C.
+template <class T>
+bool enqueue_reduce(opencl::Runtime& rt, Kernels& kernels, const Split& split, int m, int n,
+                    cl_mem partials, T alpha, T beta, const DeviceMatrix& c, std::string& error) {
+  const std::size_t tile = kPackTile;
+  const Range range{{round_up(std::size_t(m), tile), round_up(std::size_t(n), tile), 1},
+                    {tile, tile, 1}};
+  return launch(rt, kernels, kernels.reduce, kReduceKernel, range, error, cl_int(m), cl_int(n),
+                cl_int(split.slices), partials, cl_long(long(m) * n), alpha, beta, c.mem,
+                cl_long(c.offset), cl_int(c.ld));
+}
+
 }  // namespace
 
 template <class T>
@@ -177,12 +204,35 @@ bool enqueue_product(opencl::Runtime& rt, Kernels& kernels, const Padded& size,
                          slice, error)) {
     return false;
   }
-  const std::size_t tile = kPackTile;
-  const Range range{{round_up(std::size_t(m), tile), round_up(std::size_t(n), tile), 1},
-                    {tile, tile, 1}};
-  return launch(rt, kernels, kernels.reduce, kReduceKernel, range, error, cl_int(m), cl_int(n),
-                cl_int(split.slices), partials, cl_long(slice), alpha, beta, c.mem,
-                cl_long(c.offset), cl_int(c.ld));
+  return enqueue_reduce<T>(rt, kernels, split, m, n, partials, alpha, beta, c, error);
+}
+
+bool takes_inplace(const Kernels& kernels, int m, int n) {
+  if (!kernels.inplace[0][0]) return false;
+  const Padded size = padded(kernels.params, m, n, 0);
+  const long tiles = long(size.mp / kernels.params.ml) * (size.np / kernels.params.nl);
+  return tiles < kernels.compute_units;
+}
+
+bool enqueue_inplace(opencl::Runtime& rt, Kernels& kernels, char transa, char transb,
+                     const Split& split, int m, int n, int k, double alpha, const DeviceMatrix& a,
+                     const DeviceMatrix& b, double beta, const DeviceMatrix& c, bool same,
+                     cl_mem partials, std::string& error) {
+  const auto tiles = [](int extent) { return std::size_t(extent + kInplaceTile - 1) / kInplaceTile; };
+  const Range range{{tiles(m) * kInplaceThreads, tiles(n), std::size_t(split.slices)},
+                    {std::size_t(kInplaceThreads), 1, 1}};
+  const cl_kernel kernel = kernels.inplace[transa != 'N'][transb != 'N'];
+  const auto run = [&](double a_scale, double b_scale, const DeviceMatrix& out, long out_slice) {
+    return launch(rt, kernels, kernel, "the in-place gemm kernel", range, error, cl_int(k),
+                  cl_int(m), cl_int(n), a.mem, cl_long(a.offset), cl_int(a.ld), b.mem,
+                  cl_long(b.offset), cl_int(b.ld), a_scale, b_scale, out.mem,
+                  cl_long(out.offset), cl_int(out.ld), cl_int(split.depth), cl_long(out_slice),
+                  cl_int(same));
+  };
+  if (split.slices <= 1) return run(alpha, beta, c, 0);
+  // Each slice's product, as it is (alpha 1, beta 0), into its own m x n partial.
+  return run(1.0, 0.0, {partials, 0, m}, long(m) * n) &&
+         enqueue_reduce<double>(rt, kernels, split, m, n, partials, alpha, beta, c, error);
 }
 
 template bool enqueue_gemm<double>(opencl::Runtime&, Kernels&, char, char, int, int, int, double,

@@ -20,6 +20,7 @@ class Kernels {
   cl_kernel pack[2][2] = {};  // [operand][transposed]
   cl_kernel tn = nullptr;
   cl_kernel reduce = nullptr;  // split-K's sum of the partial products
+  cl_kernel inplace[2][2] = {};  // [op(A) transposed][op(B) transposed], where has_inplace_kernels
   KernelParams params;
   int compute_units = 1;  // of the device, for choose_split
   // clSetKernelArg and the enqueue that follows must not interleave with
@@ -73,12 +74,35 @@ bool enqueue_product(opencl::Runtime& rt, Kernels& kernels, const Padded& size,
                      const Split& split, cl_mem ap, cl_mem bp, int m, int n, T alpha, T beta,
                      const DeviceMatrix& c, cl_mem partials, std::string& error);
 
+// Whether a product with an m x n C takes the in-place kernels (inplace_kernel_source.hpp)
+// rather than the copy kernels and the TN kernel: where the kernels have them, and C's tiles
+// are too few to fill the device, so that the product is bound by reading its operands and
+// packing them would cost more than the product (the Gram products A^T A and A A^T).
+bool takes_inplace(const Kernels& kernels, int m, int n);
+
+// Enqueues C <- alpha op(A) op(B) + beta C by the in-place kernel of (transa, transb) on A and
+// B as they lie, over the slices of `split` (inplace_split) into `partials` (partial_bytes of
+// them) and the reduction into C, or into C directly with one slice. `same`: op(B) is op(A)^T
+// read from the same place (transa != transb, the same buffer, offset and ld, m = n).
+bool enqueue_inplace(opencl::Runtime& rt, Kernels& kernels, char transa, char transb,
+                     const Split& split, int m, int n, int k, double alpha, const DeviceMatrix& a,
+                     const DeviceMatrix& b, double beta, const DeviceMatrix& c, bool same,
+                     cl_mem partials, std::string& error);
+
+// Whether op(B) is op(A)^T read from the same device matrix (enqueue_inplace's `same`).
+inline bool same_place(char transa, char transb, int m, int n, const DeviceMatrix& a,
+                       const DeviceMatrix& b) {
+  return (transa == 'N') != (transb == 'N') && m == n && a.mem == b.mem &&
+         a.offset == b.offset && a.ld == b.ld;
+}
+
 // Enqueues C <- alpha op(A) op(B) + beta C on device operands (any
 // transpose, any ld). The packed operands (and partial products, when k is
 // split) are taken from the pool into `scratch`, which must outlive the
 // queued work (clFinish). alpha = 0 or k = 0 reads neither A nor B; beta = 0
 // never reads C. `forced_slices` > 0 splits k into that many slices instead
-// of choose_split's number (tests, benchmarks).
+// of choose_split's (inplace_split's) number (tests, benchmarks). Where
+// takes_inplace, the in-place kernels reads A and B in place.
 template <class T>
 bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
                   int k, T alpha, const DeviceMatrix& a, const DeviceMatrix& b, T beta,

@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "gemm/inplace_kernel_source.hpp"
 #include "gemm/kernel_source_parts.hpp"
+#include "gemm/mma_kernel_source.hpp"
 #include "gemm/nv_families.hpp"
 
 namespace switchyard::gemm {
@@ -345,6 +347,10 @@ std::string emit_reduce_kernel() {
   return o.str();
 }
 
+bool has_inplace_kernels(const KernelParams& p) {
+  return p.family == Family::mma && min_compute_capability(p.shape) >= 90;
+}
+
 std::string program_source(const KernelParams& p) {
   std::string s = emit_prelude(p);
   for (Operand w : {Operand::a, Operand::b}) {
@@ -353,6 +359,7 @@ std::string program_source(const KernelParams& p) {
   }
   s += emit_tn_kernel(p);
   s += emit_reduce_kernel();
+  if (has_inplace_kernels(p)) s += inplace_kernels_source();
   return s;
 }
 

@@ -132,8 +132,12 @@ std::string emit_pack_kernel(const KernelParams& p, Operand which, bool transpos
 std::string emit_tn_kernel(const KernelParams& p);
 std::string emit_reduce_kernel();
 
-// The whole program: prelude, the four copy kernels, the TN kernel and the
-// reduction.
+// Whether the program of `p` also holds the in-place kernels (inplace_kernel_source.hpp): the
+// mma family on a device with the m16n8 shapes (compute capability 9.0).
+bool has_inplace_kernels(const KernelParams& p);
+
+// The whole program: prelude, the four copy kernels, the TN kernel, the
+// reduction, and the in-place kernels where has_inplace_kernels.
 std::string program_source(const KernelParams& p);
 
 }  // namespace switchyard::gemm

@@ -32,7 +32,8 @@ inline constexpr int kMinSliceDepth = 512;
 // The slices a product of `tiles` tiles over k rows asks for: kGroupsPerUnit units per tile
 // (floor), at most k / kMinSliceDepth, and 1 (no split) when that is below 2. The cost model
 // (cost_model.cpp) weighs the same count the kernels run.
-long wanted_slices(double tiles, double k, int compute_units);
+long wanted_slices(double tiles, double k, int compute_units,
+                   int groups_per_unit = kGroupsPerUnit);
 
 // The split of a TN product of tiles_m x tiles_n tiles over Kp packed rows
 // on `compute_units` units: S = kGroupsPerUnit units / tiles (floor), at
@@ -42,5 +43,15 @@ long wanted_slices(double tiles, double k, int compute_units);
 // to whole k steps, which can make fewer slices.
 Split choose_split(const KernelParams& p, int tiles, int kp, int compute_units,
                    int forced_slices = 0);
+
+// Work-groups per compute unit for the in-place kernels (inplace_kernel_source.hpp): their
+// tiles take 40 KiB of local memory, so five fit on an H200 SM, and a product they take is
+// bound by reading its operands, which wants as many loads in flight as the unit holds.
+inline constexpr int kInplaceGroupsPerUnit = 4;
+
+// The split of an in-place kernel's m x n C over K rows on `compute_units` units: as
+// choose_split, with its 64 x 64 tiles, kInplaceGroupsPerUnit, and slices of whole
+// kInplaceDepth steps of the unpadded K.
+Split inplace_split(int m, int n, int k, int compute_units, int forced_slices = 0);
 
 }  // namespace switchyard::gemm

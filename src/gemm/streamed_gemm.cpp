@@ -33,7 +33,10 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
   const int width = std::min(n, std::max(1, plan.panel_cols));
   const int panels = (n + width - 1) / width;
   const Padded widest = padded(kernels.params, m, width, product ? k : 0);
-  const Split k_split = split_for(kernels, widest, plan.slices);
+  // A product the in-place kernels take reads A and B as they were uploaded, unpacked.
+  const bool inplace = product && takes_inplace(kernels, m, width);
+  const Split k_split = inplace ? inplace_split(m, width, k, kernels.compute_units, plan.slices)
+                                : split_for(kernels, widest, plan.slices);
   // The Gram product and its kin: op(B) is op(A)'s host matrix, read once.
   const bool shared = same_operand(transa, transb, m, n, k, a, lda, b, ldb);
 
@@ -41,7 +44,8 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
   // packed panels of op(B) in turn (the kernel queue runs in order, so panel
   // j + 2 is packed only after the TN kernel of panel j read its buffer),
   // and with a split the partial products, which each panel's reduction has
-  // read before the next panel's slices write them.
+  // read before the next panel's slices write them. The in-place kernels
+  // need no packed operands.
   std::vector<opencl::Buffer> held;
   const auto acquire = [&](std::size_t elements) {
     opencl::Buffer buffer = rt.acquire(sizeof(T) * elements, error);
@@ -56,9 +60,13 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
   if (product) {
     da = acquire(std::size_t(a_rows) * a_cols);
     db = da && !shared ? acquire(std::size_t(b_rows) * b_cols) : da;
-    ap = db ? acquire(std::size_t(widest.kp) * widest.mp) : nullptr;
-    bp[0] = ap ? acquire(std::size_t(widest.kp) * widest.np) : nullptr;
-    bp[1] = bp[0] && panels > 1 ? acquire(std::size_t(widest.kp) * widest.np) : bp[0];
+    if (inplace) {
+      bp[1] = db;
+    } else {
+      ap = db ? acquire(std::size_t(widest.kp) * widest.mp) : nullptr;
+      bp[0] = ap ? acquire(std::size_t(widest.kp) * widest.np) : nullptr;
+      bp[1] = bp[0] && panels > 1 ? acquire(std::size_t(widest.kp) * widest.np) : bp[0];
+    }
     if (bp[1] && k_split.slices > 1) partials = acquire(std::size_t(k_split.slices) * m * width);
     if (!bp[1] || !partials) return false;
   }
@@ -91,8 +99,9 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
       }
     }
     if (stage == 0) {
-      return !product || enqueue_pack(rt, kernels, Operand::a, !na, k, m, widest.kp, widest.mp,
-                                      {da, 0, int(a_rows)}, ap, error);
+      return !product || inplace ||
+             enqueue_pack(rt, kernels, Operand::a, !na, k, m, widest.kp, widest.mp,
+                          {da, 0, int(a_rows)}, ap, error);
     }
     const int j = stage - 1, j0 = j * width, nj = std::min(width, n - j0);
     if (const cl_int r = planted(fault, StreamFault::Step::kernels, j); r != CL_SUCCESS) {
@@ -101,7 +110,14 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
     }
     const Padded size = padded(kernels.params, m, nj, product ? k : 0);
     const DeviceMatrix b_panel{db, nb ? long(j0) * b_rows : long(j0), int(b_rows)};
-    if ((product && !enqueue_pack(rt, kernels, Operand::b, nb, k, nj, size.kp, size.np, b_panel,
+    if (inplace) {
+      const DeviceMatrix a_whole{da, 0, int(a_rows)};
+      if (!enqueue_inplace(rt, kernels, transa, transb, k_split, m, nj, k, alpha, a_whole,
+                           b_panel, beta, {dc, long(j0) * m, m},
+                           same_place(transa, transb, m, nj, a_whole, b_panel), partials, error)) {
+        return false;
+      }
+    } else if ((product && !enqueue_pack(rt, kernels, Operand::b, nb, k, nj, size.kp, size.np, b_panel,
                                   bp[j % 2], error)) ||
         !enqueue_product<T>(rt, kernels, size, k_split, ap, bp[j % 2], m, nj, alpha, beta,
                             {dc, long(j0) * m, m}, partials, error)) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gemm/inplace_kernel_source.hpp"
 #include "gemm/device_gemm.hpp"
 #include "gemm/kernel_source.hpp"
 #include "gemm/split_k.hpp"
@@ -62,6 +63,23 @@ TEST(GemmSplitK, SlicesFillTheUnitsOnlyWhereTheTilesDoNot) {
   EXPECT_EQ(s.slices, 3);
   EXPECT_EQ(s.depth, 32);
   EXPECT_EQ(gemm::choose_split(p, 1, 16, 132, 8).slices, 1);
+}
+
+// The in-place kernels's split: 64 x 64 tiles, four work-groups a unit, whole 16-row steps of the
+// unpadded k.
+TEST(GemmSplitK, ColumnsKernelSlicesFillFourGroupsAUnit) {
+  gemm::Split s = gemm::inplace_split(64, 64, 1 << 22, 132);
+  EXPECT_EQ(s.slices, 528);
+  EXPECT_EQ(s.depth % gemm::kInplaceDepth, 0);
+  EXPECT_GE(long(s.slices) * s.depth, 1L << 22);
+  EXPECT_LT(long(s.slices - 1) * s.depth, 1L << 22);
+  EXPECT_EQ(gemm::inplace_split(256, 256, 1 << 20, 132).slices, 33);  // 16 tiles
+  EXPECT_EQ(gemm::inplace_split(60, 3, 3001, 132).slices, 3001 / gemm::kMinSliceDepth);
+  s = gemm::inplace_split(20, 10, 3001, 132, 5);  // 188 steps, the last of 9 rows
+  EXPECT_EQ(s.slices, 5);
+  EXPECT_EQ(s.depth, 38 * 16);
+  EXPECT_EQ(gemm::inplace_split(64, 64, 16, 132, 4).slices, 1);
+  EXPECT_EQ(gemm::inplace_split(64, 64, 17, 132, 4).slices, 2);
 }
 
 TEST(GemmSplitK, ProgramReadsItsSliceAndSumsThePartials) {
@@ -130,6 +148,30 @@ std::vector<T> device_gemm(opencl::Runtime& rt, gemm::Kernels& kernels, const Ca
   std::vector<T> got(p.c0.size());
   cl.EnqueueReadBuffer(rt.queue(), operands[2].get(), CL_TRUE, sizeof(T) * offset[2],
                        sizeof(T) * got.size(), got.data(), 0, nullptr, nullptr);
+  return got;
+}
+
+// C after enqueue_gemm with A and B the same device buffer (the Gram product on the device).
+std::vector<double> device_gram(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c,
+                                const Problem<double>& p) {
+  const opencl::Api& cl = rt.cl();
+  std::string error;
+  opencl::Buffer a = rt.acquire(sizeof(double) * p.a.size(), error);
+  opencl::Buffer out = rt.acquire(sizeof(double) * p.c0.size(), error);
+  EXPECT_TRUE(a.get() && out.get()) << error;
+  if (!a.get() || !out.get()) return {};
+  cl.EnqueueWriteBuffer(rt.queue(), a.get(), CL_TRUE, 0, sizeof(double) * p.a.size(),
+                        p.a.data(), 0, nullptr, nullptr);
+  cl.EnqueueWriteBuffer(rt.queue(), out.get(), CL_TRUE, 0, sizeof(double) * p.c0.size(),
+                        p.c0.data(), 0, nullptr, nullptr);
+  std::vector<opencl::Buffer> scratch;
+  const bool ok = gemm::enqueue_gemm<double>(rt, kernels, c.ta, c.tb, c.m, c.n, c.k, c.alpha,
+                                             {a.get(), 0, p.lda}, {a.get(), 0, p.lda}, c.beta,
+                                             {out.get(), 0, p.ldc}, scratch, error);
+  EXPECT_TRUE(ok) << error;
+  std::vector<double> got(p.c0.size());
+  cl.EnqueueReadBuffer(rt.queue(), out.get(), CL_TRUE, 0, sizeof(double) * got.size(),
+                       got.data(), 0, nullptr, nullptr);
   return got;
 }
 
@@ -234,15 +276,20 @@ TEST(GemmSplitKOpenCl, StreamedDouble) { check_streamed<double>(kDoubleVariants[
 TEST(GemmSplitKOpenCl, StreamedFloat) { check_streamed<float>(kFloatVariants[1]); }
 
 // dgemm('T', 'N', n, n, k, A, lda, A, lda) and its kin, op(B) the host
-// matrix of op(A): uploaded once, packed twice, split; the same bits twice.
-TEST(GemmSplitKOpenCl, GramProductFromOneHostMatrix) {
-  const Variant variant = variant_for<double>(kDoubleVariants[1]);
+// matrix of op(A): uploaded once, packed twice (or read once per diagonal
+// tile by the in-place kernels), split; the same bits twice. Device-resident,
+// one buffer serves as A and B.
+void check_gram(const char* text) {
+  const Variant variant = variant_for<double>(text);
   if (!variant.skip.empty()) GTEST_SKIP() << variant.skip;
   ASSERT_NE(variant.kernels, nullptr) << variant.error;
   unsigned seed = 2900;
-  // TN and NT: A is k x n (n x k); NN and TT: A is square.
+  // TN and NT: A is k x n (n x k); NN and TT: A is square. 100 x 100 has tiles on the
+  // diagonal and off it.
   const Case cases[] = {{'T', 'N', 24, 24, 3000, 1.0, 0.0, 3},
+                        {'T', 'N', 100, 100, 2001, 1.0, 0.5, 1},
                         {'N', 'T', 24, 24, 3000, -1.5, 0.5, 2},
+                        {'N', 'T', 100, 100, 2001, 0.5, 0.0, 3},
                         {'N', 'N', 45, 45, 45, 1.0, 1.0, 1},
                         {'T', 'T', 45, 45, 45, 0.5, 0.0, 0}};
   for (const Case& c : cases) {
@@ -253,18 +300,34 @@ TEST(GemmSplitKOpenCl, GramProductFromOneHostMatrix) {
     const double alpha = c.alpha, beta = c.beta;
     test::reference_gemm<double>()(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, p.a.data(), &p.lda,
                                    p.a.data(), &p.lda, &beta, p.expected.data(), &p.ldc, 1, 1);
+    const std::string what = gemm::describe(variant.kernels->params) + ", Gram " + c.ta + c.tb;
     for (int slices : {0, 4}) {
       const gemm::StreamPlan plan{1024, 4096 * sizeof(double), slices};
       const std::vector<double> got =
           streamed<double>(*variant.rt, *variant.kernels, c, p, p.a.data(), plan);
       // The diagonal sums k squares: its rounding grows with k, not sqrt(k).
-      expect_result(c, p, got, "Gram, " + std::to_string(slices) + " slices asked", c.k);
+      expect_result(c, p, got, what + ", " + std::to_string(slices) + " slices asked", c.k);
       if (::testing::Test::HasFatalFailure()) return;
       const std::vector<double> again =
           streamed<double>(*variant.rt, *variant.kernels, c, p, p.a.data(), plan);
       ASSERT_EQ(std::memcmp(got.data(), again.data(), sizeof(double) * got.size()), 0);
     }
+    const std::vector<double> resident = device_gram(*variant.rt, *variant.kernels, c, p);
+    ASSERT_EQ(resident.size(), p.c0.size());
+    expect_result(c, p, resident, what + ", device-resident", c.k);
+    if (::testing::Test::HasFatalFailure()) return;
   }
+}
+
+TEST(GemmSplitKOpenCl, GramProductFromOneHostMatrix) { check_gram(kDoubleVariants[1]); }
+
+// The shipped H200 double kernel, whose program has the in-place kernels (on an NVIDIA device).
+TEST(GemmSplitKOpenCl, NvidiaGramProductFromOneMatrix) {
+  opencl::Runtime* rt = device();
+  if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
+  check_gram(
+      "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
+      "tiles=xor");
 }
 
 }  // namespace

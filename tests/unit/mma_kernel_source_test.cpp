@@ -2,6 +2,7 @@
 // The kernels themselves run on the GPU machine (tools/bench/mma_probe.cpp checks them there).
 #include <gtest/gtest.h>
 
+#include "gemm/inplace_kernel_source.hpp"
 #include "gemm/ffma_kernel_source.hpp"
 #include "gemm/mma_kernel_source.hpp"
 
@@ -143,4 +144,54 @@ TEST(FfmaKernelSource, SlicePrologue) {
   const sg::FfmaKernelParams p;
   ASSERT_EQ(sg::check(p), "");
   expect_slice_prologue(sg::ffma_kernel_source(p));
+}
+
+// The in-place kernels read A and B where they lie: their arguments carry the offsets and
+// leading dimensions, each operand is read k-contiguous (A^T, B) or along C's side (A, B^T),
+// clamped to the last column and zero past the slice's k rows; two slabs of both operands fit
+// NVIDIA's 48 KiB of local memory, and a diagonal tile of a Gram product skips B.
+TEST(InplaceKernelSource, ReadsInPlaceWithinItsSlice) {
+  EXPECT_EQ(sg::inplace_kernel_name('T', 'N'), "gemm_inplace_tn");
+  EXPECT_EQ(sg::inplace_kernel_name('N', 'T'), "gemm_inplace_nt");
+  const std::string s = sg::inplace_kernels_source();
+  for (const char* name : {"gemm_inplace_nn", "gemm_inplace_nt", "gemm_inplace_tn",
+                           "gemm_inplace_tt"}) {
+    const std::size_t at = s.find(std::string("void ") + name + "(const int K, const int m, "
+                                  "const int n,\n    __global const double* restrict a, const "
+                                  "long a_offset, const int lda,");
+    ASSERT_NE(at, std::string::npos) << name;
+    const std::size_t end = s.find("\n}\n", at);
+    const std::string k = s.substr(at, end - at);
+    EXPECT_NE(k.find("const int Ks, const long c_slice, const int same) {"), std::string::npos);
+    EXPECT_NE(k.find("const int k0 = slice * Ks, k_len = min(Ks, K - k0);"), std::string::npos);
+    EXPECT_NE(k.find("const bool one = same && m0 == n0;"), std::string::npos);
+    EXPECT_NE(k.find("(one ? a_local : b_local)"), std::string::npos);
+    EXPECT_NE(k.find("__local double a_local[2560];"), std::string::npos);
+    // Eight m16n8k16 per slab: 2 x 4 tiles of the warp's 32 x 32.
+    std::size_t mma = 0;
+    for (std::size_t i = k.find("mma.sync"); i != std::string::npos; i = k.find("mma.sync", i + 1))
+      ++mma;
+    EXPECT_EQ(mma, 8u) << name;
+    // beta = 0 never reads C.
+    const std::size_t zero = k.find("if (beta == 0.0) {"), other = k.find("} else {", zero);
+    ASSERT_NE(zero, std::string::npos);
+    EXPECT_EQ(k.substr(zero, other - zero).find("beta *"), std::string::npos);
+    EXPECT_NE(k.find("beta * cc[", other), std::string::npos);
+  }
+  EXPECT_LE(2 * 2560 * sizeof(double), 49152u);
+  const std::size_t tn = s.find("void gemm_inplace_tn("), nt = s.find("void gemm_inplace_nt(");
+  const std::string k_contiguous = s.substr(tn, s.find("\n}\n", tn) - tn);
+  const std::string along_c = s.substr(nt, s.find("\n}\n", nt) - nt);
+  // A^T: columns clamped to the last one, k contiguous.
+  EXPECT_NE(k_contiguous.find("const long a_col7 = (long)min(m0 + a_i + 56, m - 1) * lda;"),
+            std::string::npos);
+  EXPECT_NE(k_contiguous.find("a3 = base + a_k < k_len ? ga[a_col3 + base + a_k] : 0.0;"),
+            std::string::npos);
+  // A: one column per thread, clamped, k rows lda apart.
+  EXPECT_NE(along_c.find("const int a_col = min(m0 + a_i, m - 1);"), std::string::npos);
+  EXPECT_NE(along_c.find("a3 = base + a_k + 6 < k_len ? ga[(long)(base + a_k + 6) * lda + "
+                         "a_col] : 0.0;"),
+            std::string::npos);
+  EXPECT_NE(along_c.find("__global const double* ga = a + a_offset + (long)k0 * lda;"),
+            std::string::npos);
 }

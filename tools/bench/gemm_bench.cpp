@@ -4,9 +4,10 @@
 // Device-resident: A, B and C in device memory, C <- alpha op(A) op(B) + beta C
 // for NN, NT, TN and TT at m = n = k in LIST (default 1024,2048,4096,8192)
 // and a few non-square and skinny shapes, and for TN and NN at small C with
-// long k (64 x 64 x 2^22, 32 x 32 x 2^22, 256 x 256 x 2^20), through the
-// gemm route's OpenCL kernels (copy kernels + TN kernel, the tuning entry of
-// the device) against cuBLAS and CLBlast (libclblast.so.1, when found) on
+// long k (64 x 64 x 2^22, 32 x 32 x 2^22, 256 x 256 x 2^20; "TN=A" is the
+// Gram product A^T A, B the same buffer as A), through the gemm route's
+// OpenCL kernels (copy kernels + TN kernel, the tuning entry of the device,
+// or the in-place kernels where the route takes it) against cuBLAS and CLBlast (libclblast.so.1, when found) on
 // the same GPU, measured in the same run. Where the route splits k (S > 1
 // slices, split_k.hpp), the route with one slice is timed too. Each time is
 // the best of R runs, synchronised (clFinish, cudaDeviceSynchronize).
@@ -62,23 +63,29 @@ double best_seconds(int repeat, F&& run) {
 // null when the device has no room.
 struct DeviceOperands {
   int a_rows, b_rows;
-  opencl::Buffer a, b, c;
-  bool complete() const { return a.get() && b.get() && c.get(); }
+  opencl::Buffer a, b, c;  // b unused for a Gram product
+  bool gram = false;
+  cl_mem b_mem() const { return gram ? a.get() : b.get(); }
+  bool complete() const { return a.get() && b_mem() && c.get(); }
 };
 
+// `gram`: B is A's buffer (op(A)^T = op(B), m = n).
 template <class T>
-DeviceOperands device_operands(opencl::Runtime& rt, char ta, char tb, const Shape3& s) {
+DeviceOperands device_operands(opencl::Runtime& rt, char ta, char tb, const Shape3& s,
+                               bool gram = false) {
   DeviceOperands o;
+  o.gram = gram;
   o.a_rows = ta == 'N' ? s.m : s.k;
   o.b_rows = tb == 'N' ? s.k : s.n;
   const int a_cols = ta == 'N' ? s.k : s.m, b_cols = tb == 'N' ? s.n : s.k;
   std::string error;
   o.a = rt.acquire(sizeof(T) * std::size_t(o.a_rows) * a_cols, error);
-  o.b = rt.acquire(sizeof(T) * std::size_t(o.b_rows) * b_cols, error);
+  if (!gram) o.b = rt.acquire(sizeof(T) * std::size_t(o.b_rows) * b_cols, error);
   o.c = rt.acquire(sizeof(T) * std::size_t(s.m) * s.n, error);
   if (!o.complete()) return o;
   const T value = T(0.5);
   for (const opencl::Buffer* buf : {&o.a, &o.b, &o.c}) {
+    if (!buf->get()) continue;
     rt.cl().EnqueueFillBuffer(rt.queue(), buf->get(), &value, sizeof(T), 0, buf->bytes(), 0,
                               nullptr, nullptr);
   }
@@ -87,15 +94,15 @@ DeviceOperands device_operands(opencl::Runtime& rt, char ta, char tb, const Shap
 
 template <class T>
 double ours(opencl::Runtime& rt, gemm::Kernels& kernels, char ta, char tb, const Shape3& s,
-            int repeat, int forced_slices = 0) {
-  const DeviceOperands o = device_operands<T>(rt, ta, tb, s);
+            int repeat, int forced_slices = 0, bool gram = false) {
+  const DeviceOperands o = device_operands<T>(rt, ta, tb, s, gram);
   if (!o.complete()) return 0;
   std::string error;
   bool ok = true;
   const double t = best_seconds(repeat, [&] {
     std::vector<opencl::Buffer> scratch;
     ok = ok && gemm::enqueue_gemm<T>(rt, kernels, ta, tb, s.m, s.n, s.k, T(1),
-                                     {o.a.get(), 0, o.a_rows}, {o.b.get(), 0, o.b_rows}, T(1),
+                                     {o.a.get(), 0, o.a_rows}, {o.b_mem(), 0, o.b_rows}, T(1),
                                      {o.c.get(), 0, s.m}, scratch, error, forced_slices);
     rt.cl().Finish(rt.queue());
   });
@@ -115,7 +122,7 @@ double clblast(opencl::Runtime& rt, const Clblast& lib, char ta, char tb, const 
   bool ok = true;
   const double t = best_seconds(repeat, [&] {
     ok = ok && lib.gemm<T>(rt.queue(), ta, tb, s.m, s.n, s.k, T(1), o.a.get(), o.a_rows,
-                           o.b.get(), o.b_rows, T(1), o.c.get(), s.m);
+                           o.b_mem(), o.b_rows, T(1), o.c.get(), s.m);
     rt.cl().Finish(rt.queue());
   });
   return ok ? t : 0;
@@ -175,16 +182,20 @@ void device_resident(opencl::Runtime& rt, cublasHandle_t handle, const Clblast& 
   }
   // Small C, long k: the Gram products that split-K spreads over the device.
   for (Shape3 s : {Shape3{64, 64, 1 << 22}, Shape3{32, 32, 1 << 22}, Shape3{256, 256, 1 << 20}}) {
-    s.cases = {"TN", "NN"};
+    s.cases = {"TN", "TN=A", "NT", "NT=A", "NN"};
     shapes.push_back(s);
   }
   for (const Shape3& s : shapes) {
-    const int slices =
-        gemm::split_for(*kernels, gemm::padded(kernels->params, s.m, s.n, s.k)).slices;
     for (const char* c : s.cases) {
+      const bool gram = std::strchr(c, '=') != nullptr;
+      const int slices =
+          gemm::takes_inplace(*kernels, s.m, s.n)
+              ? gemm::inplace_split(s.m, s.n, s.k, kernels->compute_units).slices
+              : gemm::split_for(*kernels, gemm::padded(kernels->params, s.m, s.n, s.k)).slices;
       const double flops = 2.0 * s.m * double(s.n) * s.k;
-      const double t_ours = ours<T>(rt, *kernels, c[0], c[1], s, repeat);
-      const double t_one = slices > 1 ? ours<T>(rt, *kernels, c[0], c[1], s, repeat, 1) : t_ours;
+      const double t_ours = ours<T>(rt, *kernels, c[0], c[1], s, repeat, 0, gram);
+      const double t_one =
+          slices > 1 ? ours<T>(rt, *kernels, c[0], c[1], s, repeat, 1, gram) : t_ours;
       const double t_cublas = cublas<T>(handle, c[0], c[1], s, repeat);
       const double t_clblast = clblast<T>(rt, clblast_lib, c[0], c[1], s, repeat);
       const auto rate = [&](double t) { return t > 0 ? flops / t * 1e-12 : 0.0; };
