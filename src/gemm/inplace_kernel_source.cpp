@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "gemm/mma_kernel_source.hpp"
+
 namespace switchyard::gemm {
 namespace {
 
@@ -121,26 +123,6 @@ std::string multiply(const OperandRead& a, const OperandRead& b, const std::stri
   return s + "    }\n";
 }
 
-// C register r of an m16n8 tile holds row g + 8 (r / 2), column 2 t + r % 2.
-std::string epilogue(bool with_beta) {
-  std::string s;
-  for (int j = 0; j < kTilesJ; ++j)
-    for (int u = 0; u < 2; ++u) {
-      const std::string col = "c_col0 + " + str(j * 8 + u);
-      s += "    if (" + col + " < n) {\n";
-      s += "      __global double* cc = c + (size_t)(" + col + ") * ldc;\n";
-      for (int i = 0; i < kTilesI; ++i)
-        for (int r = u; r < 4; r += 2) {
-          const std::string row = "c_row0 + " + str(i * 16 + 8 * (r / 2));
-          const std::string v = "alpha * c" + str(i) + "_" + str(j) + "_" + str(r);
-          s += "      if (" + row + " < m) cc[" + row + "] = " +
-               (with_beta ? v + " + beta * cc[" + row + "]" : v) + ";\n";
-        }
-      s += "    }\n";
-    }
-  return s;
-}
-
 std::string registers(char x) {
   std::string s = "  double";
   for (int q = 0; q < kPasses; ++q) s += std::string(q ? ", " : " ") + x + str(q);
@@ -197,7 +179,9 @@ std::string kernel(char transa, char transb) {
   s += "    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n";
   s += "  const int c_row0 = m0 + warp_m * " + str(kWarpTile) + " + g;\n";
   s += "  const int c_col0 = n0 + warp_n * " + str(kWarpTile) + " + 2 * t;\n";
-  s += "  if (beta == 0.0) {\n" + epilogue(false) + "  } else {\n" + epilogue(true) + "  }\n";
+  s += "  if (beta == 0.0) {\n" +
+       warp_tile_epilogue(MmaShape::m16n8k16, kTilesI, kTilesJ, "c", false) + "  } else {\n" +
+       warp_tile_epilogue(MmaShape::m16n8k16, kTilesI, kTilesJ, "c", true) + "  }\n";
   s += "}\n";
   return s;
 }

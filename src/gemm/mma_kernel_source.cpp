@@ -119,29 +119,6 @@ std::string compute_stage(const MmaKernelParams& p, const std::string& a_stage,
   return o;
 }
 
-// Writes alpha * acc (+ beta * C) for the entries inside m x n; `with_beta` false never reads C.
-std::string epilogue(const MmaKernelParams& p, bool with_beta) {
-  const ShapeInfo s = info(p.shape);
-  const int tiles_i = p.wm / s.m, tiles_j = p.wn / 8;
-  std::string o;
-  for (int j = 0; j < tiles_j; ++j)
-    for (int u = 0; u < 2; ++u) {
-      const std::string col = "c_col0 + " + str(j * 8 + u);
-      o += "    if (" + col + " < n) {\n";
-      o += "      __global double* cc = cb + (size_t)(" + col + ") * ldc;\n";
-      for (int i = 0; i < tiles_i; ++i)
-        for (int r = 0; r < s.c_regs; ++r) {
-          if (c_col(r) != u) continue;
-          const std::string row = "c_row0 + " + str(i * s.m + c_row(r));
-          const std::string v = "alpha * " + acc(i, j, r);
-          o += "      if (" + row + " < m) cc[" + row + "] = " +
-               (with_beta ? v + " + beta * cc[" + row + "]" : v) + ";\n";
-        }
-      o += "    }\n";
-    }
-  return o;
-}
-
 }  // namespace
 
 int mma_m(MmaShape s) { return info(s).m; }
@@ -177,6 +154,28 @@ std::string name(const MmaKernelParams& p) {
   return "m" + str(s.m) + "k" + str(s.k) + "_" + str(p.bm) + "x" + str(p.bn) + "x" + str(p.bk) +
          "_w" + str(p.wm) + "x" + str(p.wn) + (p.async_copy ? "_s" : "_r") + str(p.stages) +
          "_g" + str(p.group_m) + (p.swizzle ? "_xor" : "");
+}
+
+std::string warp_tile_epilogue(MmaShape shape, int tiles_i, int tiles_j, const char* c,
+                               bool with_beta) {
+  const ShapeInfo s = info(shape);
+  std::string o;
+  for (int j = 0; j < tiles_j; ++j)
+    for (int u = 0; u < 2; ++u) {
+      const std::string col = "c_col0 + " + str(j * 8 + u);
+      o += "    if (" + col + " < n) {\n";
+      o += "      __global double* cc = " + std::string(c) + " + (size_t)(" + col + ") * ldc;\n";
+      for (int i = 0; i < tiles_i; ++i)
+        for (int r = 0; r < s.c_regs; ++r) {
+          if (c_col(r) != u) continue;
+          const std::string row = "c_row0 + " + str(i * s.m + c_row(r));
+          const std::string v = "alpha * " + acc(i, j, r);
+          o += "      if (" + row + " < m) cc[" + row + "] = " +
+               (with_beta ? v + " + beta * cc[" + row + "]" : v) + ";\n";
+        }
+      o += "    }\n";
+    }
+  return o;
 }
 
 std::string mma_kernel_source(const MmaKernelParams& p) {
@@ -223,8 +222,8 @@ std::string mma_kernel_source(const MmaKernelParams& p) {
   o += "  __global double* cb = c + c_offset;\n";
   o += "  const int c_row0 = m0 + warp_m * " + str(p.wm) + " + g;\n";
   o += "  const int c_col0 = n0 + warp_n * " + str(p.wn) + " + 2 * t;\n";
-  o += "  if (beta == 0.0) {\n" + epilogue(p, false) + "  } else {\n" + epilogue(p, true) +
-       "  }\n";
+  o += "  if (beta == 0.0) {\n" + warp_tile_epilogue(p.shape, tiles_i, tiles_j, "cb", false) +
+       "  } else {\n" + warp_tile_epilogue(p.shape, tiles_i, tiles_j, "cb", true) + "  }\n";
   o += "}\n";
   return o;
 }

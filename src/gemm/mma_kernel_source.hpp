@@ -72,4 +72,12 @@ std::string name(const MmaKernelParams& p);
 // The OpenCL C of the TN kernel; check(p) must be empty.
 std::string mma_kernel_source(const MmaKernelParams& p);
 
+// The end of a kernel whose warps each hold tiles_i x tiles_j mma tiles of `shape` in
+// accumulators c<i>_<j>_<r> (register r of tile (i, j), the PTX ISA's f64 fragment map), with
+// c_row0 and c_col0 the thread's first row and column of C: writes alpha acc (+ beta C) for
+// the entries inside m x n through the pointer named `c` and ldc; `with_beta` false never
+// reads C.
+std::string warp_tile_epilogue(MmaShape shape, int tiles_i, int tiles_j, const char* c,
+                               bool with_beta);
+
 }  // namespace switchyard::gemm
