@@ -122,8 +122,11 @@ bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char trans
   // alpha = 0 or k = 0: no product; the TN kernel runs no k step and writes
   // beta C (or zeros), reading neither A nor B.
   const bool product = alpha != T(0) && k > 0;
+  // A small C (of a double product): the in-place kernels read A and B where they lie.
+  const bool inplace = product && takes_inplace(kernels, m, n);
   const Padded size = padded(kernels.params, m, n, product ? k : 0);
-  const Split split = split_for(kernels, size, forced_slices);
+  const Split split = inplace ? inplace_split(m, n, k, kernels.compute_units, forced_slices)
+                              : split_for(kernels, size, forced_slices);
   cl_mem ap = c.mem, bp = c.mem, partials = c.mem;  // never read when there is no product
   const auto acquire = [&](std::size_t bytes, cl_mem& mem) {
     opencl::Buffer buffer = rt.acquire(bytes, error);
@@ -131,18 +134,16 @@ bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char trans
     if (mem) scratch.push_back(std::move(buffer));
     return mem != nullptr;
   };
-  if (product && takes_inplace(kernels, m, n)) {  // a double product
-    const Split split = inplace_split(m, n, k, kernels.compute_units, forced_slices);
-    if (split.slices > 1 && !acquire(partial_bytes(split, m, n, sizeof(T)), partials)) {
-      return false;
-    }
+  if (product && split.slices > 1 && !acquire(partial_bytes(split, m, n, sizeof(T)), partials)) {
+    return false;
+  }
+  if (inplace) {
     return enqueue_inplace(rt, kernels, transa, transb, split, m, n, k, alpha, a, b, beta, c,
                            same_place(transa, transb, m, n, a, b), partials, error);
   }
   if (product) {
     if (!acquire(sizeof(T) * std::size_t(size.kp) * size.mp, ap) ||
-        !acquire(sizeof(T) * std::size_t(size.kp) * size.np, bp) ||
-        (split.slices > 1 && !acquire(partial_bytes(split, m, n, sizeof(T)), partials))) {
+        !acquire(sizeof(T) * std::size_t(size.kp) * size.np, bp)) {
       return false;
     }
     // op(A)(i, k) = A[i + k lda] (N: i contiguous) or A[k + i lda] (T);

@@ -102,7 +102,7 @@ inline bool same_place(char transa, char transb, int m, int n, const DeviceMatri
 // queued work (clFinish). alpha = 0 or k = 0 reads neither A nor B; beta = 0
 // never reads C. `forced_slices` > 0 splits k into that many slices instead
 // of choose_split's (inplace_split's) number (tests, benchmarks). Where
-// takes_inplace, the in-place kernels reads A and B in place.
+// takes_inplace, an in-place kernel reads A and B where they lie.
 template <class T>
 bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
                   int k, T alpha, const DeviceMatrix& a, const DeviceMatrix& b, T beta,

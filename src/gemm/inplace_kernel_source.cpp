@@ -110,16 +110,7 @@ std::string multiply(const OperandRead& a, const OperandRead& b, const std::stri
       s += "      const double b" + str(j) + "_" + str(r) + " = bs[b_frag + " +
            str(b.local(j * 8, 4 * r)) + "];\n";
   for (int i = 0; i < kTilesI; ++i)
-    for (int j = 0; j < kTilesJ; ++j) {
-      const std::string acc = "c" + str(i) + "_" + str(j) + "_";
-      s += "      __asm__(\"mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 "
-           "{%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};\"\n"
-           "          : \"+d\"(" + acc + "0), \"+d\"(" + acc + "1), \"+d\"(" + acc + "2), \"+d\"(" +
-           acc + "3)\n          : ";
-      for (int r = 0; r < 8; ++r) s += "\"d\"(a" + str(i) + "_" + str(r) + "), ";
-      for (int r = 0; r < 4; ++r)
-        s += "\"d\"(b" + str(j) + "_" + str(r) + ")" + (r < 3 ? ", " : ");\n");
-    }
+    for (int j = 0; j < kTilesJ; ++j) s += mma_statement(MmaShape::m16n8k16, i, j, 6);
   return s + "    }\n";
 }
 

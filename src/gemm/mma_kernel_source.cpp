@@ -94,25 +94,7 @@ std::string compute_stage(const MmaKernelParams& p, const std::string& a_stage,
              " + " + str(f.offset) + "];\n";
       }
     for (int i = 0; i < tiles_i; ++i)
-      for (int j = 0; j < tiles_j; ++j) {
-        std::string regs, outs, ins;
-        int n = 0;
-        auto list = [&](int count) {
-          std::string l = "{";
-          for (int r = 0; r < count; ++r) l += (r ? "," : "") + std::string("%") + str(n++);
-          return l + "}";
-        };
-        const std::string c_list = list(s.c_regs);
-        const std::string a_list = list(s.a_regs);
-        const std::string b_list = list(s.b_regs);
-        for (int r = 0; r < s.c_regs; ++r) outs += (r ? ", " : "") + ("\"+d\"(" + acc(i, j, r) + ")");
-        for (int r = 0; r < s.a_regs; ++r)
-          ins += (r ? ", " : "") + ("\"d\"(a" + str(i) + "_" + str(r) + ")");
-        for (int r = 0; r < s.b_regs; ++r) ins += ", \"d\"(b" + str(j) + "_" + str(r) + ")";
-        o += "        __asm__(\"" + std::string(s.ptx) + " " + c_list + ", " + a_list + ", " +
-             b_list + ", " + c_list + ";\"\n            : " + outs + "\n            : " + ins +
-             ");\n";
-      }
+      for (int j = 0; j < tiles_j; ++j) o += mma_statement(p.shape, i, j, 8);
     o += "      }\n";
   }
   o += "    }\n";
@@ -154,6 +136,27 @@ std::string name(const MmaKernelParams& p) {
   return "m" + str(s.m) + "k" + str(s.k) + "_" + str(p.bm) + "x" + str(p.bn) + "x" + str(p.bk) +
          "_w" + str(p.wm) + "x" + str(p.wn) + (p.async_copy ? "_s" : "_r") + str(p.stages) +
          "_g" + str(p.group_m) + (p.swizzle ? "_xor" : "");
+}
+
+std::string mma_statement(MmaShape shape, int i, int j, int indent) {
+  const ShapeInfo s = info(shape);
+  int n = 0;
+  const auto list = [&](int count) {
+    std::string l = "{";
+    for (int r = 0; r < count; ++r) l += (r ? "," : "") + std::string("%") + str(n++);
+    return l + "}";
+  };
+  const std::string c_list = list(s.c_regs);
+  const std::string a_list = list(s.a_regs);
+  const std::string b_list = list(s.b_regs);
+  std::string outs, ins;
+  for (int r = 0; r < s.c_regs; ++r) outs += (r ? ", " : "") + ("\"+d\"(" + acc(i, j, r) + ")");
+  for (int r = 0; r < s.a_regs; ++r)
+    ins += (r ? ", " : "") + ("\"d\"(a" + str(i) + "_" + str(r) + ")");
+  for (int r = 0; r < s.b_regs; ++r) ins += ", \"d\"(b" + str(j) + "_" + str(r) + ")";
+  const std::string pad(std::size_t(indent), ' ');
+  return pad + "__asm__(\"" + std::string(s.ptx) + " " + c_list + ", " + a_list + ", " + b_list +
+         ", " + c_list + ";\"\n" + pad + "    : " + outs + "\n" + pad + "    : " + ins + ");\n";
 }
 
 std::string warp_tile_epilogue(MmaShape shape, int tiles_i, int tiles_j, const char* c,

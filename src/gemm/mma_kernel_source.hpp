@@ -72,6 +72,11 @@ std::string name(const MmaKernelParams& p);
 // The OpenCL C of the TN kernel; check(p) must be empty.
 std::string mma_kernel_source(const MmaKernelParams& p);
 
+// One mma.sync of `shape`, indented by `indent` spaces, on the accumulators c<i>_<j>_<r> with
+// the A fragment's registers a<i>_<r> and B's b<j>_<r> (register r, the PTX ISA's f64 fragment
+// maps): tile (i, j) of a warp's tiles.
+std::string mma_statement(MmaShape shape, int i, int j, int indent);
+
 // The end of a kernel whose warps each hold tiles_i x tiles_j mma tiles of `shape` in
 // accumulators c<i>_<j>_<r> (register r of tile (i, j), the PTX ISA's f64 fragment map), with
 // c_row0 and c_col0 the thread's first row and column of C: writes alpha acc (+ beta C) for

@@ -60,15 +60,14 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
   if (product) {
     da = acquire(std::size_t(a_rows) * a_cols);
     db = da && !shared ? acquire(std::size_t(b_rows) * b_cols) : da;
-    if (inplace) {
-      bp[1] = db;
-    } else {
-      ap = db ? acquire(std::size_t(widest.kp) * widest.mp) : nullptr;
+    if (db && !inplace) {
+      ap = acquire(std::size_t(widest.kp) * widest.mp);
       bp[0] = ap ? acquire(std::size_t(widest.kp) * widest.np) : nullptr;
       bp[1] = bp[0] && panels > 1 ? acquire(std::size_t(widest.kp) * widest.np) : bp[0];
     }
-    if (bp[1] && k_split.slices > 1) partials = acquire(std::size_t(k_split.slices) * m * width);
-    if (!bp[1] || !partials) return false;
+    const bool operands = inplace ? db != nullptr : bp[1] != nullptr;
+    if (operands && k_split.slices > 1) partials = acquire(std::size_t(k_split.slices) * m * width);
+    if (!operands || !partials) return false;
   }
 
   // Stage 0 uploads A, stage 1 + j the panel j of op(B) and of C (beta != 0).

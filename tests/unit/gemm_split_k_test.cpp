@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "gemm/inplace_kernel_source.hpp"
 #include "gemm/device_gemm.hpp"
+#include "gemm/inplace_kernel_source.hpp"
 #include "gemm/kernel_source.hpp"
 #include "gemm/split_k.hpp"
 #include "gemm/streamed_gemm.hpp"
@@ -65,9 +65,9 @@ TEST(GemmSplitK, SlicesFillTheUnitsOnlyWhereTheTilesDoNot) {
   EXPECT_EQ(gemm::choose_split(p, 1, 16, 132, 8).slices, 1);
 }
 
-// The in-place kernels's split: 64 x 64 tiles, four work-groups a unit, whole 16-row steps of the
-// unpadded k.
-TEST(GemmSplitK, ColumnsKernelSlicesFillFourGroupsAUnit) {
+// The in-place kernels' split: 64 x 64 tiles, four work-groups a unit, whole 16-row steps of
+// the unpadded k.
+TEST(GemmSplitK, InplaceKernelSlicesFillFourGroupsAUnit) {
   gemm::Split s = gemm::inplace_split(64, 64, 1 << 22, 132);
   EXPECT_EQ(s.slices, 528);
   EXPECT_EQ(s.depth % gemm::kInplaceDepth, 0);

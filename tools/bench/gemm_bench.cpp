@@ -3,12 +3,13 @@
 //
 // Device-resident: A, B and C in device memory, C <- alpha op(A) op(B) + beta C
 // for NN, NT, TN and TT at m = n = k in LIST (default 1024,2048,4096,8192)
-// and a few non-square and skinny shapes, and for TN and NN at small C with
-// long k (64 x 64 x 2^22, 32 x 32 x 2^22, 256 x 256 x 2^20; "TN=A" is the
-// Gram product A^T A, B the same buffer as A), through the gemm route's
-// OpenCL kernels (copy kernels + TN kernel, the tuning entry of the device,
-// or the in-place kernels where the route takes it) against cuBLAS and CLBlast (libclblast.so.1, when found) on
-// the same GPU, measured in the same run. Where the route splits k (S > 1
+// and a few non-square and skinny shapes, and for TN, NT and NN at small C
+// with long k (64 x 64 x 2^22, 32 x 32 x 2^22, 256 x 256 x 2^20; "TN=A" and
+// "NT=A" are the Gram products A^T A and A A^T, B the same buffer as A),
+// through the gemm route's OpenCL kernels (copy kernels + TN kernel, the
+// tuning entry of the device, or the in-place kernels where the route takes
+// them) against cuBLAS and CLBlast (libclblast.so.1, when found) on the same
+// GPU, measured in the same run. Where the route splits k (S > 1
 // slices, split_k.hpp), the route with one slice is timed too. Each time is
 // the best of R runs, synchronised (clFinish, cudaDeviceSynchronize).
 // Host-resident: the route's whole call (streamed through pinned slots) from
@@ -186,12 +187,12 @@ void device_resident(opencl::Runtime& rt, cublasHandle_t handle, const Clblast& 
     shapes.push_back(s);
   }
   for (const Shape3& s : shapes) {
+    const int slices =
+        gemm::takes_inplace(*kernels, s.m, s.n)
+            ? gemm::inplace_split(s.m, s.n, s.k, kernels->compute_units).slices
+            : gemm::split_for(*kernels, gemm::padded(kernels->params, s.m, s.n, s.k)).slices;
     for (const char* c : s.cases) {
       const bool gram = std::strchr(c, '=') != nullptr;
-      const int slices =
-          gemm::takes_inplace(*kernels, s.m, s.n)
-              ? gemm::inplace_split(s.m, s.n, s.k, kernels->compute_units).slices
-              : gemm::split_for(*kernels, gemm::padded(kernels->params, s.m, s.n, s.k)).slices;
       const double flops = 2.0 * s.m * double(s.n) * s.k;
       const double t_ours = ours<T>(rt, *kernels, c[0], c[1], s, repeat, 0, gram);
       const double t_one =
