@@ -47,7 +47,10 @@ std::string compute_stage(const FfmaKernelParams& p, const std::string& a_stage,
   return o + "    }\n";
 }
 
-std::string epilogue(const FfmaKernelParams& p, bool with_beta) {
+// One pass over the thread's entries of C inside m x n, `statement` giving each one's code from
+// its row expression and accumulator.
+template <class Statement>
+std::string each_entry(const FfmaKernelParams& p, const Statement& statement) {
   std::string o;
   for (int v = 0; v < p.tn; ++v) {
     const std::string col = "c_col0 + " + str((v / 4) * b_stride(p) + v % 4);
@@ -55,13 +58,26 @@ std::string epilogue(const FfmaKernelParams& p, bool with_beta) {
     o += "      __global float* cc = cb + (size_t)(" + col + ") * ldc;\n";
     for (int u = 0; u < p.tm; ++u) {
       const std::string row = "c_row0 + " + str((u / 4) * a_stride(p) + u % 4);
-      const std::string val = "alpha * " + acc(u, v);
-      o += "      if (" + row + " < m) cc[" + row + "] = " +
-           (with_beta ? val + " + beta * cc[" + row + "]" : val) + ";\n";
+      o += "      if (" + row + " < m) " + statement(row, acc(u, v)) + ";\n";
     }
     o += "    }\n";
   }
   return o;
+}
+
+std::string epilogue(const FfmaKernelParams& p, bool with_beta) {
+  if (!with_beta) {
+    return each_entry(p, [](const std::string& row, const std::string& a) {
+      return "cc[" + row + "] = alpha * " + a;
+    });
+  }
+  // Every read of C before any write, as in the mma kernels' epilogue (warp_tile_epilogue).
+  return each_entry(p, [](const std::string& row, const std::string& a) {
+           return a + " = alpha * " + a + " + beta * cc[" + row + "]";
+         }) +
+         each_entry(p, [](const std::string& row, const std::string& a) {
+           return "cc[" + row + "] = " + a;
+         });
 }
 
 }  // namespace

@@ -159,26 +159,93 @@ std::string mma_statement(MmaShape shape, int i, int j, int indent) {
          ", " + c_list + ";\"\n" + pad + "    : " + outs + "\n" + pad + "    : " + ins + ");\n";
 }
 
-std::string warp_tile_epilogue(MmaShape shape, int tiles_i, int tiles_j, const char* c,
-                               bool with_beta) {
+namespace {
+
+// One pass over the thread's entries of C inside m x n (a warp's tiles_i x tiles_j mma tiles
+// of `shape`): `statement(row, col, acc)` gives each entry's code from its row and column
+// expressions and its accumulator.
+template <class Statement>
+std::string each_c_entry(MmaShape shape, int tiles_i, int tiles_j, const Statement& statement) {
   const ShapeInfo s = info(shape);
   std::string o;
   for (int j = 0; j < tiles_j; ++j)
     for (int u = 0; u < 2; ++u) {
       const std::string col = "c_col0 + " + str(j * 8 + u);
       o += "    if (" + col + " < n) {\n";
-      o += "      __global double* cc = " + std::string(c) + " + (size_t)(" + col + ") * ldc;\n";
       for (int i = 0; i < tiles_i; ++i)
         for (int r = 0; r < s.c_regs; ++r) {
           if (c_col(r) != u) continue;
           const std::string row = "c_row0 + " + str(i * s.m + c_row(r));
-          const std::string v = "alpha * " + acc(i, j, r);
-          o += "      if (" + row + " < m) cc[" + row + "] = " +
-               (with_beta ? v + " + beta * cc[" + row + "]" : v) + ";\n";
+          o += "      if (" + row + " < m) " + statement(row, col, acc(i, j, r)) + ";\n";
         }
       o += "    }\n";
     }
   return o;
+}
+
+std::string global_c(const char* c, const std::string& row, const std::string& col) {
+  return std::string(c) + "[(size_t)(" + col + ") * ldc + " + row + "]";
+}
+
+// Local row of one column of C staged by staged_c_epilogue: 4 doubles of padding put the
+// four columns a quarter-warp reads (2t) on different banks.
+int staged_ld(const MmaKernelParams& p) { return p.bm + 4; }
+
+// The epilogue of a TN kernel with beta != 0, when a column strip of C the width of a warp
+// tile fits the kernel's local memory: each strip goes global -> local by cp.async (every
+// work-item's copies in flight at once, no registers), then the warps that own it add beta C
+// from there. Read straight from global memory, each read waited out a trip to memory: the
+// accumulators leave too few registers to keep many in flight, and a product with a short k
+// (8192 x 8192 x 256) took twice as long with beta != 0 as with beta = 0.
+std::string staged_c_epilogue(const MmaKernelParams& p, int tiles_i, int tiles_j) {
+  const int ld = staged_ld(p);
+  std::string o = "    __local double* c_local = tile_local;\n";
+  o += "    for (int h = 0; h < " + str(p.bn / p.wn) + "; ++h) {\n";
+  o += "      const int strip0 = n0 + h * " + str(p.wn) + ";\n";
+  o += "      barrier(CLK_LOCAL_MEM_FENCE);  // the slabs, or the strip before, are read\n";
+  o += "      for (int e = tid; e < " + str(p.bm * p.wn) + "; e += " + str(threads(p)) + ") {\n";
+  o += "        const int row = m0 + e % " + str(p.bm) + ", col = strip0 + e / " + str(p.bm) + ";\n";
+  o += "        if (row < m && col < n)\n";
+  o += "          __asm__ __volatile__(\"cp.async.ca.shared.global [%0], [%1], 8;\" :: "
+       "\"r\"((uint)(size_t)(c_local + (e / " + str(p.bm) + ") * " + str(ld) + " + e % " +
+       str(p.bm) + ")), \"l\"((ulong)(cb + (size_t)col * ldc + row)) : \"memory\");\n";
+  o += "      }\n";
+  o += "      __asm__ __volatile__(\"cp.async.commit_group;\" ::: \"memory\");\n";
+  o += "      __asm__ __volatile__(\"cp.async.wait_group 0;\" ::: \"memory\");\n";
+  o += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
+  o += "      if (warp_n == h) {\n";
+  o += each_c_entry(p.shape, tiles_i, tiles_j,
+                    [&](const std::string& row, const std::string& col, const std::string& a) {
+                      return a + " = alpha * " + a + " + beta * c_local[(" + col + " - strip0) * " +
+                             str(ld) + " + " + row + " - m0]";
+                    });
+  o += "      }\n    }\n";
+  return o + each_c_entry(p.shape, tiles_i, tiles_j,
+                          [](const std::string& row, const std::string& col, const std::string& a) {
+                            return global_c("cb", row, col) + " = " + a;
+                          });
+}
+
+}  // namespace
+
+std::string warp_tile_epilogue(MmaShape shape, int tiles_i, int tiles_j, const char* c,
+                               bool with_beta) {
+  if (!with_beta) {
+    return each_c_entry(shape, tiles_i, tiles_j,
+                        [&](const std::string& row, const std::string& col, const std::string& a) {
+                          return global_c(c, row, col) + " = alpha * " + a;
+                        });
+  }
+  // Every read of C before any write: a write between two reads might alias the second (ldc
+  // is not known), and the compiler would wait out each read's latency in turn.
+  return each_c_entry(shape, tiles_i, tiles_j,
+                      [&](const std::string& row, const std::string& col, const std::string& a) {
+                        return a + " = alpha * " + a + " + beta * " + global_c(c, row, col);
+                      }) +
+         each_c_entry(shape, tiles_i, tiles_j,
+                      [&](const std::string& row, const std::string& col, const std::string& a) {
+                        return global_c(c, row, col) + " = " + a;
+                      });
 }
 
 std::string mma_kernel_source(const MmaKernelParams& p) {
@@ -193,8 +260,12 @@ std::string mma_kernel_source(const MmaKernelParams& p) {
   o += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   if (p.async_copy) o += cp_async_macros(p.stages);
   o += tn_head("double", threads(p));
-  o += "  __local double a_local[" + str(p.stages * stage_a) + "] __attribute__((aligned(16)));\n";
-  o += "  __local double b_local[" + str(p.stages * stage_b) + "] __attribute__((aligned(16)));\n";
+  // One local array holds the slabs, and then the staged strips of C (staged_c_epilogue).
+  const int local_doubles = p.stages * (stage_a + stage_b);
+  const bool staged = p.wn * staged_ld(p) <= local_doubles;
+  o += "  __local double tile_local[" + str(local_doubles) + "] __attribute__((aligned(16)));\n";
+  o += "  __local double* const a_local = tile_local;\n";
+  o += "  __local double* const b_local = tile_local + " + str(p.stages * stage_a) + ";\n";
   o += "  const int warp = tid >> 5, lane = tid & 31;\n";
   o += "  const int g = lane >> 2, t = lane & 3;\n";
   o += "  const int warp_m = warp % " + str(p.bm / p.wm) + ", warp_n = warp / " +
@@ -226,7 +297,10 @@ std::string mma_kernel_source(const MmaKernelParams& p) {
   o += "  const int c_row0 = m0 + warp_m * " + str(p.wm) + " + g;\n";
   o += "  const int c_col0 = n0 + warp_n * " + str(p.wn) + " + 2 * t;\n";
   o += "  if (beta == 0.0) {\n" + warp_tile_epilogue(p.shape, tiles_i, tiles_j, "cb", false) +
-       "  } else {\n" + warp_tile_epilogue(p.shape, tiles_i, tiles_j, "cb", true) + "  }\n";
+       "  } else {\n" +
+       (staged ? staged_c_epilogue(p, tiles_i, tiles_j)
+               : warp_tile_epilogue(p.shape, tiles_i, tiles_j, "cb", true)) +
+       "  }\n";
   o += "}\n";
   return o;
 }

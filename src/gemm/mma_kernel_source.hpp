@@ -80,8 +80,8 @@ std::string mma_statement(MmaShape shape, int i, int j, int indent);
 // The end of a kernel whose warps each hold tiles_i x tiles_j mma tiles of `shape` in
 // accumulators c<i>_<j>_<r> (register r of tile (i, j), the PTX ISA's f64 fragment map), with
 // c_row0 and c_col0 the thread's first row and column of C: writes alpha acc (+ beta C) for
-// the entries inside m x n through the pointer named `c` and ldc; `with_beta` false never
-// reads C.
+// the entries inside m x n through the pointer named `c` and ldc (with beta, through the
+// accumulators, all of C read before any of it is written); `with_beta` false never reads C.
 std::string warp_tile_epilogue(MmaShape shape, int tiles_i, int tiles_j, const char* c,
                                bool with_beta);
 

@@ -63,11 +63,40 @@ TEST(MmaKernelSource, SwizzledTilesDoubleBufferTheDefaultTile) {
   EXPECT_EQ(sg::local_memory_bytes(p), 49152u);
   EXPECT_EQ(sg::name(p), "m16k16_128x64x16_w64x32_r2_g8_xor");
   const std::string s = sg::mma_kernel_source(p);
-  EXPECT_NE(s.find("__local double a_local[4096]"), std::string::npos);  // 2 x 16 x 128
+  // 2 x 16 x 128 of A, then 2 x 16 x 64 of B.
+  EXPECT_NE(s.find("__local double tile_local[6144]"), std::string::npos);
+  EXPECT_NE(s.find("b_local = tile_local + 4096;"), std::string::npos);
   EXPECT_NE(s.find("(g ^ (t << 2))"), std::string::npos);
   EXPECT_NE(s.find("a_frag8"), std::string::npos);
   p.swizzle = false;
   EXPECT_EQ(sg::mma_kernel_source(p).find("(g ^ (t << 2))"), std::string::npos);
+}
+
+// With beta != 0, the default kernel stages C a warp tile's strip at a time through local
+// memory (128 x 32 doubles, columns 132 apart, within the 6144 of the slabs) by cp.async; with
+// beta = 0 it never reads C. A tile whose strip does not fit reads C from global memory.
+TEST(MmaKernelSource, StagesCThroughLocalMemoryWhenBetaIsNotZero) {
+  sg::MmaKernelParams p;
+  p.stages = 2, p.swizzle = true;
+  const std::string s = sg::mma_kernel_source(p);
+  const std::size_t zero = s.find("if (beta == 0.0) {"), other = s.find("} else {", zero);
+  ASSERT_NE(zero, std::string::npos);
+  ASSERT_NE(other, std::string::npos);
+  const std::string without = s.substr(zero, other - zero), with = s.substr(other);
+  EXPECT_EQ(without.find("beta *"), std::string::npos);
+  EXPECT_NE(with.find("for (int h = 0; h < 2; ++h) {"), std::string::npos);
+  EXPECT_NE(with.find("cp.async.ca.shared.global [%0], [%1], 8;"), std::string::npos);
+  EXPECT_NE(with.find("c_local + (e / 128) * 132 + e % 128"), std::string::npos);
+  EXPECT_NE(with.find("beta * c_local[(c_col0 + 0 - strip0) * 132 + c_row0 + 0 - m0]"),
+            std::string::npos);
+  EXPECT_EQ(with.find("beta * cb["), std::string::npos);
+  EXPECT_LE(32 * 132, 6144);
+  // 256 x 64 warp tiles: a strip of 64 x 260 doubles is more than 2 x 16 x (256 + 128).
+  p.bm = 256, p.bn = 128, p.wm = 64, p.wn = 64, p.stages = 2;
+  ASSERT_EQ(sg::check(p), "");
+  const std::string big = sg::mma_kernel_source(p);
+  EXPECT_EQ(big.find("cp.async.ca.shared.global"), std::string::npos);
+  EXPECT_NE(big.find("beta * cb["), std::string::npos);
 }
 
 TEST(MmaKernelSource, SwizzleNeedsWarpTilesOf16) {
@@ -176,7 +205,12 @@ TEST(InplaceKernelSource, ReadsInPlaceWithinItsSlice) {
     const std::size_t zero = k.find("if (beta == 0.0) {"), other = k.find("} else {", zero);
     ASSERT_NE(zero, std::string::npos);
     EXPECT_EQ(k.substr(zero, other - zero).find("beta *"), std::string::npos);
-    EXPECT_NE(k.find("beta * cc[", other), std::string::npos);
+    // With beta, every read of C comes before the first write.
+    const std::string with_beta = k.substr(other);
+    const std::size_t last_read = with_beta.rfind("beta * c["), first_write = with_beta.find("] = c");
+    ASSERT_NE(last_read, std::string::npos);
+    ASSERT_NE(first_write, std::string::npos);
+    EXPECT_LT(last_read, first_write) << name;
   }
   EXPECT_LE(2 * 2560 * sizeof(double), 49152u);
   const std::size_t tn = s.find("void gemm_inplace_tn("), nt = s.find("void gemm_inplace_nt(");

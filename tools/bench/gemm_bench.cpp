@@ -114,6 +114,32 @@ double ours(opencl::Runtime& rt, gemm::Kernels& kernels, char ta, char tb, const
   return t;
 }
 
+// The in-place kernels (double) on a shape the route gives the copy kernels and the TN kernel,
+// so that the bench shows what reading A and B where they lie would give there; 0 when the
+// kernels lack them.
+double inplace(opencl::Runtime& rt, gemm::Kernels& kernels, char ta, char tb, const Shape3& s,
+               int repeat) {
+  if (!kernels.inplace[0][0]) return 0;
+  const DeviceOperands o = device_operands<double>(rt, ta, tb, s);
+  if (!o.complete()) return 0;
+  const gemm::Split split = gemm::inplace_split(s.m, s.n, s.k, kernels.compute_units);
+  std::string error;
+  opencl::Buffer partials;
+  if (split.slices > 1) {
+    partials = rt.acquire(gemm::partial_bytes(split, s.m, s.n, sizeof(double)), error);
+    if (!partials.get()) return 0;
+  }
+  bool ok = true;
+  const double t = best_seconds(repeat, [&] {
+    ok = ok && gemm::enqueue_inplace(rt, kernels, ta, tb, split, s.m, s.n, s.k, 1.0,
+                                     {o.a.get(), 0, o.a_rows}, {o.b_mem(), 0, o.b_rows}, 1.0,
+                                     {o.c.get(), 0, s.m}, false, partials.get(), error);
+    rt.cl().Finish(rt.queue());
+  });
+  if (!ok) std::fprintf(stderr, "the in-place kernels failed: %s\n", error.c_str());
+  return ok ? t : 0;
+}
+
 template <class T>
 double clblast(opencl::Runtime& rt, const Clblast& lib, char ta, char tb, const Shape3& s,
                int repeat) {
@@ -172,9 +198,9 @@ void device_resident(opencl::Runtime& rt, cublasHandle_t handle, const Clblast& 
   std::printf("\n%cgemm, device-resident: %s, kernel %s (%s)\n", sizeof(T) == 8 ? 'd' : 's',
               rt.device().name.c_str(), gemm::describe(sel.entry.params).c_str(),
               sel.source.c_str());
-  std::printf("%-6s %6s %6s %8s %4s %10s %10s %10s %12s %13s %8s %10s\n", "case", "m", "n", "k",
-              "S", "ours ms", "ours TF/s", "S=1 TF/s", "cuBLAS TF/s", "CLBlast TF/s", "/cuBLAS",
-              "/CLBlast");
+  std::printf("%-6s %6s %6s %8s %4s %10s %10s %10s %11s %12s %13s %8s %10s\n", "case", "m", "n",
+              "k", "S", "ours ms", "ours TF/s", "S=1 TF/s", "inpl TF/s", "cuBLAS TF/s",
+              "CLBlast TF/s", "/cuBLAS", "/CLBlast");
   std::vector<Shape3> shapes;
   for (int n : sizes) shapes.push_back({n, n, n});
   for (Shape3 s : {Shape3{8192, 8192, 256}, Shape3{8192, 256, 8192}, Shape3{256, 8192, 8192},
@@ -197,12 +223,19 @@ void device_resident(opencl::Runtime& rt, cublasHandle_t handle, const Clblast& 
       const double t_ours = ours<T>(rt, *kernels, c[0], c[1], s, repeat, 0, gram);
       const double t_one =
           slices > 1 ? ours<T>(rt, *kernels, c[0], c[1], s, repeat, 1, gram) : t_ours;
+      // The route's other kernel family on the same shape, where it has one.
+      const bool routed_inplace = gemm::takes_inplace(*kernels, s.m, s.n);
+      const bool square = s.m == s.n && s.n == s.k;
+      const double t_inplace = sizeof(T) == 8 && !routed_inplace && !square
+                                   ? inplace(rt, *kernels, c[0], c[1], s, repeat)
+                                   : 0;
       const double t_cublas = cublas<T>(handle, c[0], c[1], s, repeat);
       const double t_clblast = clblast<T>(rt, clblast_lib, c[0], c[1], s, repeat);
       const auto rate = [&](double t) { return t > 0 ? flops / t * 1e-12 : 0.0; };
       const double r_ours = rate(t_ours), r_cublas = rate(t_cublas), r_clblast = rate(t_clblast);
-      std::printf("%-6s %6d %6d %8d %4d %10.3f %10.2f %10.2f %12.2f %13.2f %8.2f %10.2f\n", c,
-                  s.m, s.n, s.k, slices, t_ours * 1e3, r_ours, rate(t_one), r_cublas, r_clblast,
+      std::printf("%-6s %6d %6d %8d %4d %10.3f %10.2f %10.2f %11.2f %12.2f %13.2f %8.2f %10.2f\n",
+                  c, s.m, s.n, s.k, slices, t_ours * 1e3, r_ours, rate(t_one), rate(t_inplace),
+                  r_cublas, r_clblast,
                   r_cublas > 0 ? r_ours / r_cublas : 0.0,
                   r_clblast > 0 ? r_ours / r_clblast : 0.0);
       std::fflush(stdout);

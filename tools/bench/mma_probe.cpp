@@ -4,9 +4,12 @@
 // columns) and times them at large n against cuBLAS, checking every large result against
 // cuBLAS's on the same random inputs.
 //
-//   mma_probe [--platform NAME] [--precision d|s|ds] [--sizes 4096,8192] [--reps N]
-//             [--only SUBSTRING,...] [--logs DIR] [--list]
-// --only keeps the variants whose names hold any of the comma-separated substrings.
+//   mma_probe [--platform NAME] [--precision d|s|ds] [--sizes 4096,8192x256x8192] [--beta B]
+//             [--reps N] [--only SUBSTRING,...] [--logs DIR] [--list]
+// A size is n (m = n = k) or m x n x k, each a multiple of every variant's tile (a variant
+// whose tile does not divide a shape skips it). --beta (default 0) is the large runs' beta, so
+// that C's read shows. --only keeps the variants whose names hold any of the comma-separated
+// substrings.
 
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
@@ -127,10 +130,15 @@ void fill_random(std::vector<T>& v, std::uint64_t seed) {
 
 std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to * to; }
 
+struct Shape {
+  int m, n, k;
+};
+
 struct Options {
   std::string platform = "NVIDIA", precision = "ds", logs;
   std::vector<std::string> only;
-  std::vector<int> sizes = {4096, 8192};
+  std::vector<Shape> sizes = {{4096, 4096, 4096}, {8192, 8192, 8192}};
+  double beta = 0;
   int reps = 5;
   bool list = false;
 };
@@ -224,35 +232,43 @@ std::string small_check(sb::ClContext& cl, cl_kernel kernel, const Variant& v, i
 
 struct Row {
   std::string variant;
-  int n;
+  Shape shape;
   double ms, tflops, cublas_tflops, rel_err;
   bool ok;
 };
 
-// Large square runs of every variant of one precision against cuBLAS on the same inputs.
+// Large runs of every variant of one precision against cuBLAS on the same inputs.
 template <class T>
-void time_size(sb::ClContext& cl, std::vector<std::pair<const Variant*, cl_kernel>>& built, int n,
-               int reps, bool have_cublas, cublasHandle_t handle, std::uint64_t seed,
-               std::vector<Row>& rows) {
-  const std::size_t count = std::size_t(n) * n, bytes = count * sizeof(T);
-  std::vector<T> a(count), b(count), ref(count, T(0)), got(count);
-  fill_random(a, seed), fill_random(b, seed + 1);
-  const T alpha = T(1), beta = T(0);
-  const double flops = 2.0 * n * double(n) * n;
+void time_size(sb::ClContext& cl, std::vector<std::pair<const Variant*, cl_kernel>>& built,
+               const Shape& s, T beta, int reps, bool have_cublas, cublasHandle_t handle,
+               std::uint64_t seed, std::vector<Row>& rows) {
+  const std::size_t a_count = std::size_t(s.k) * s.m, b_count = std::size_t(s.k) * s.n;
+  const std::size_t c_count = std::size_t(s.m) * s.n;
+  std::vector<T> a(a_count), b(b_count), c0(c_count), ref(c_count, T(0)), got(c_count);
+  fill_random(a, seed), fill_random(b, seed + 1), fill_random(c0, seed + 2);
+  const T alpha = T(1);
+  const double flops = 2.0 * s.m * double(s.n) * s.k;
+  const std::string label =
+      std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 
   double cublas_tflops = 0;
   if (have_cublas) {
     T *ga = nullptr, *gb = nullptr, *gc = nullptr;
-    cudaMalloc(&ga, bytes), cudaMalloc(&gb, bytes), cudaMalloc(&gc, bytes);
-    cudaMemcpy(ga, a.data(), bytes, cudaMemcpyHostToDevice);
-    cudaMemcpy(gb, b.data(), bytes, cudaMemcpyHostToDevice);
+    cudaMalloc(&ga, a_count * sizeof(T)), cudaMalloc(&gb, b_count * sizeof(T));
+    cudaMalloc(&gc, c_count * sizeof(T));
+    cudaMemcpy(ga, a.data(), a_count * sizeof(T), cudaMemcpyHostToDevice);
+    cudaMemcpy(gb, b.data(), b_count * sizeof(T), cudaMemcpyHostToDevice);
     // A' (K x M row-major) is op(A) column-major, B' (K x N row-major) is op(B)^T column-major.
     auto run = [&] {
       if constexpr (sizeof(T) == 8)
-        cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &alpha, ga, n, gb, n, &beta, gc, n);
+        cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, s.m, s.n, s.k, &alpha, ga, s.m, gb, s.n,
+                    &beta, gc, s.m);
       else
-        cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &alpha, ga, n, gb, n, &beta, gc, n);
+        cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, s.m, s.n, s.k, &alpha, ga, s.m, gb, s.n,
+                    &beta, gc, s.m);
     };
+    auto reset_c = [&] { cudaMemcpy(gc, c0.data(), c_count * sizeof(T), cudaMemcpyHostToDevice); };
+    reset_c();
     run();
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0), cudaEventCreate(&e1);
@@ -268,34 +284,40 @@ void time_size(sb::ClContext& cl, std::vector<std::pair<const Variant*, cl_kerne
     }
     std::sort(ms.begin(), ms.end());
     cublas_tflops = flops / (ms[ms.size() / 2] * 1e-3) * 1e-12;
-    cudaMemcpy(ref.data(), gc, bytes, cudaMemcpyDeviceToHost);
+    reset_c();
+    run();
+    cudaMemcpy(ref.data(), gc, c_count * sizeof(T), cudaMemcpyDeviceToHost);
     cudaFree(ga), cudaFree(gb), cudaFree(gc);
     cudaEventDestroy(e0), cudaEventDestroy(e1);
-    std::printf("  cuBLAS %cgemm n=%d: %.1f TFLOP/s\n", sizeof(T) == 8 ? 'd' : 's', n, cublas_tflops);
+    std::printf("  cuBLAS %cgemm %s: %.1f TFLOP/s\n", sizeof(T) == 8 ? 'd' : 's', label.c_str(),
+                cublas_tflops);
   }
   double ref_max = 0;
   for (T x : ref) ref_max = std::max(ref_max, double(std::fabs(x)));
 
-  cl_mem da = cl.buffer(bytes), db = cl.buffer(bytes), dc = cl.buffer(bytes);
-  cl.write(da, a.data(), bytes);
-  cl.write(db, b.data(), bytes);
+  cl_mem da = cl.buffer(a_count * sizeof(T)), db = cl.buffer(b_count * sizeof(T));
+  cl_mem dc = cl.buffer(c_count * sizeof(T));
+  cl.write(da, a.data(), a_count * sizeof(T));
+  cl.write(db, b.data(), b_count * sizeof(T));
   for (auto& [v, kernel] : built) {
-    set_args<T>(kernel, n, n, n, da, db, n, n, alpha, beta, dc, 0, n);
-    launch(cl, kernel, *v, n, n);
+    if (s.m % v->bm || s.n % v->bn || s.k % v->bk) continue;
+    set_args<T>(kernel, s.k, s.m, s.n, da, db, s.m, s.n, alpha, beta, dc, 0, s.m);
+    cl.write(dc, c0.data(), c_count * sizeof(T));
+    launch(cl, kernel, *v, s.m, s.n);
+    cl.read(dc, got.data(), c_count * sizeof(T));  // one product on the original C, checked
     std::vector<double> ms;
-    for (int r = 0; r < reps; ++r) ms.push_back(launch(cl, kernel, *v, n, n));
+    for (int r = 0; r < reps; ++r) ms.push_back(launch(cl, kernel, *v, s.m, s.n));
     std::sort(ms.begin(), ms.end());
     const double med = ms[ms.size() / 2];
-    cl.read(dc, got.data(), bytes);
     double err = 0;
-    for (std::size_t i = 0; i < count; ++i) err = std::max(err, double(std::fabs(got[i] - ref[i])));
-    if (std::isnan(got[0]) || std::isnan(got[count - 1])) err = INFINITY;
+    for (std::size_t i = 0; i < c_count; ++i) err = std::max(err, double(std::fabs(got[i] - ref[i])));
+    if (std::isnan(got[0]) || std::isnan(got[c_count - 1])) err = INFINITY;
     const double rel = have_cublas ? err / ref_max : NAN;
     const double tol = sizeof(T) == 8 ? 1e-11 : 1e-4;
-    const Row row{v->name, n, med, flops / (med * 1e-3) * 1e-12, cublas_tflops, rel,
+    const Row row{v->name, s, med, flops / (med * 1e-3) * 1e-12, cublas_tflops, rel,
                   !have_cublas || rel <= tol};
-    std::printf("  %-44s n=%d %8.3f ms %6.1f TFLOP/s  rel.err %.1e %s\n", v->name.c_str(), n, med,
-                row.tflops, rel, row.ok ? "ok" : "WRONG");
+    std::printf("  %-44s %s %8.3f ms %6.1f TFLOP/s  rel.err %.1e %s\n", v->name.c_str(),
+                label.c_str(), med, row.tflops, rel, row.ok ? "ok" : "WRONG");
     std::fflush(stdout);
     rows.push_back(row);
   }
@@ -332,12 +354,21 @@ Options parse(int argc, char** argv) {
     }
     else if (a == "--logs" && has_value) o.logs = argv[++i];
     else if (a == "--reps" && has_value) o.reps = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--beta" && has_value) o.beta = std::atof(argv[++i]);
     else if (a == "--list") o.list = true;
     else if (a == "--sizes" && has_value) {
       o.sizes.clear();
       std::istringstream in(argv[++i]);
-      for (std::string s; std::getline(in, s, ',');)
-        if (!s.empty()) o.sizes.push_back(std::atoi(s.c_str()));
+      for (std::string s; std::getline(in, s, ',');) {
+        Shape shape{};
+        const int fields = std::sscanf(s.c_str(), "%dx%dx%d", &shape.m, &shape.n, &shape.k);
+        if (fields == 1) shape.n = shape.k = shape.m;
+        if ((fields != 1 && fields != 3) || shape.m <= 0 || shape.n <= 0 || shape.k <= 0) {
+          std::fprintf(stderr, "bad size %s\n", s.c_str());
+          std::exit(2);
+        }
+        o.sizes.push_back(shape);
+      }
     } else {
       std::fprintf(stderr, "unknown argument %s\n", a.c_str());
       std::exit(2);
@@ -422,21 +453,25 @@ int main(int argc, char** argv) {
       }
       built.emplace_back(&v, kernel);
     }
-    for (int n : opt.sizes) {
+    for (const Shape& s : opt.sizes) {
+      const std::uint64_t shape_seed = seed + s.m + 3 * s.n + 7 * s.k;
       if (precision == 'd')
-        time_size<double>(cl, built, n, opt.reps, have_cublas, handle, seed + n, rows);
+        time_size<double>(cl, built, s, opt.beta, opt.reps, have_cublas, handle, shape_seed, rows);
       else
-        time_size<float>(cl, built, n, opt.reps, have_cublas, handle, seed + n, rows);
+        time_size<float>(cl, built, s, float(opt.beta), opt.reps, have_cublas, handle, shape_seed,
+                         rows);
     }
     for (auto& [v, k] : built) clReleaseKernel(k);
   }
   if (handle) cublasDestroy(handle);
 
-  std::printf("\n%-44s %6s %9s %8s %8s %6s %9s\n", "variant", "n", "ms", "TFLOP/s", "cuBLAS",
-              "ratio", "rel.err");
+  std::printf("\n%-44s %18s %9s %8s %8s %6s %9s\n", "variant", "m x n x k", "ms", "TFLOP/s",
+              "cuBLAS", "ratio", "rel.err");
   for (const Row& r : rows) {
     if (!r.ok) ++failures;
-    std::printf("%-44s %6d %9.3f %8.1f %8.1f %5.0f%% %9.1e%s\n", r.variant.c_str(), r.n, r.ms,
+    const std::string label = std::to_string(r.shape.m) + "x" + std::to_string(r.shape.n) + "x" +
+                              std::to_string(r.shape.k);
+    std::printf("%-44s %18s %9.3f %8.1f %8.1f %5.0f%% %9.1e%s\n", r.variant.c_str(), label.c_str(), r.ms,
                 r.tflops, r.cublas_tflops, r.cublas_tflops > 0 ? 100 * r.tflops / r.cublas_tflops : 0.0,
                 r.rel_err, r.ok ? "" : " WRONG");
   }
