@@ -4,8 +4,9 @@
 // long against tiny m and n, sizes that are multiples of no tile, every
 // transpose, lda/ldb/ldc past the rows, beta = 0 over NaN in C, general
 // alpha and beta, the rows below m untouched, the same bits from the same
-// call, device-resident and streamed, and the Gram product streamed from
-// one host matrix.
+// call, device-resident and streamed, operands already in the packed
+// layout read where they lie, and the Gram product streamed from one host
+// matrix.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -123,12 +124,12 @@ const SplitCase kShapes[] = {
 };
 
 // C after enqueue_gemm on device copies of the case's operands, at offsets
-// into their buffers.
+// into their buffers, or at their starts.
 template <class T>
 std::vector<T> device_gemm(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c,
-                           const Problem<T>& p, int slices) {
+                           const Problem<T>& p, int slices, bool at_start = false) {
   const opencl::Api& cl = rt.cl();
-  const long offset[3] = {3, 1, 5};
+  const long offset[3] = {at_start ? 0 : 3, at_start ? 0 : 1, at_start ? 0 : 5};
   const std::vector<T>* host[3] = {&p.a, &p.b, &p.c0};
   std::string error;
   std::vector<opencl::Buffer> operands;
@@ -229,6 +230,60 @@ TEST(GemmSplitKOpenCl, NvidiaFamiliesDeviceResident) {
   if (::testing::Test::HasFatalFailure()) return;
   check_device_resident<float>(
       "family=ffma ml=128 nl=128 kl=16 ms=8 ns=8 lanes=4 stages=2 copy=async group=8");
+}
+
+// Operands that already lie in the TN kernel's packed ROW layout (op(A) = A with lda = Mp,
+// op(B) = B^T with ldb = Np, k whole k steps, at the start of their buffers) are read where
+// they lie. With m and n short of whole tiles, the entries past them in each row hold random
+// values, which must reach no entry of C.
+template <class T>
+void check_packed_layout(const char* text) {
+  const Variant variant = variant_for<T>(text);
+  if (!variant.skip.empty()) GTEST_SKIP() << variant.skip;
+  ASSERT_NE(variant.kernels, nullptr) << variant.error;
+  gemm::Kernels& kernels = *variant.kernels;
+  const KernelParams& kp = kernels.params;
+  unsigned seed = 1700;
+  for (int short_by : {0, 3}) {  // lda = m + short_by = Mp, ldb = n + short_by = Np
+    for (const char* pair : {"NN", "NT", "TN", "TT"}) {
+      for (int slices : {1, 3}) {
+        const Case c{pair[0], pair[1], 2 * kp.ml - short_by, 2 * kp.nl - short_by, 6 * kp.kl,
+                     1.3, short_by ? 0.5 : 0.0, short_by};
+        const Problem<T> p = problem<T>(c, seed += 3);
+        const gemm::Padded size = gemm::padded(kp, c.m, c.n, c.k);
+        ASSERT_TRUE(size.kp == c.k && size.mp == c.m + short_by && size.np == c.n + short_by);
+        const std::vector<T> got = device_gemm<T>(*variant.rt, kernels, c, p, slices, true);
+        ASSERT_EQ(got.size(), p.c0.size());
+        expect_result(c, p, got, gemm::describe(kp) + ", " + std::to_string(slices) + " slices");
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(GemmSplitKOpenCl, OperandsInThePackedLayoutDouble) {
+  for (const char* v : {kDoubleVariants[1], kDoubleVariants[2]}) {  // ROW A, ROW B
+    check_packed_layout<double>(v);
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+  }
+}
+
+TEST(GemmSplitKOpenCl, OperandsInThePackedLayoutFloat) {
+  for (const char* v : kFloatVariants) {
+    check_packed_layout<float>(v);
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+  }
+}
+
+TEST(GemmSplitKOpenCl, NvidiaOperandsInThePackedLayout) {
+  opencl::Runtime* rt = device();
+  if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
+  check_packed_layout<double>(
+      "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
+      "tiles=xor");
+  if (::testing::Test::HasFatalFailure()) return;
+  check_packed_layout<float>(
+      "family=ffma ml=128 nl=64 kl=16 ms=8 ns=8 lanes=4 stages=3 copy=async group=8");
 }
 
 // C after gemm_streamed from host memory under `plan`.
