@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -19,7 +20,7 @@ namespace {
 // A file descriptor closed when it goes out of scope.
 class Descriptor {
  public:
-  explicit Descriptor(int fd = -1) : fd_(fd) {}
+  Descriptor() = default;
   Descriptor(const Descriptor&) = delete;
   Descriptor& operator=(const Descriptor&) = delete;
   ~Descriptor() {
@@ -38,7 +39,7 @@ class Descriptor {
   }
 
  private:
-  int fd_;
+  int fd_ = -1;
 };
 
 enum class Found { trusted, absent, refused };
@@ -159,17 +160,23 @@ bool read(const std::string& directory, const std::string& name, std::size_t max
       std::uint64_t(st.st_size) > max_bytes) {
     return false;
   }
-  std::string text;
-  text.reserve(std::size_t(st.st_size));
-  char buffer[65536];
+  // Read straight into the string, sized one byte past what fstat said so
+  // that a file grown since is seen (and held to the limit).
+  std::string text(std::size_t(st.st_size) + 1, '\0');
+  std::size_t have = 0;
   for (;;) {
-    const ssize_t got = ::read(file.get(), buffer, sizeof buffer);
+    if (have == text.size()) {
+      if (have > max_bytes) return false;
+      text.resize(std::min(max_bytes + 1, 2 * have));
+    }
+    const ssize_t got = ::read(file.get(), &text[have], text.size() - have);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) return false;
     if (got == 0) break;
-    text.append(buffer, std::size_t(got));
-    if (text.size() > max_bytes) return false;
+    have += std::size_t(got);
   }
+  if (have > max_bytes) return false;
+  text.resize(have);
   contents = std::move(text);
   return true;
 }
