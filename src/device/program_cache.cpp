@@ -13,7 +13,7 @@ namespace {
 // entry's name and binary. The tag's version changes with the layout, so an
 // entry of an older layout is rebuilt, never misread.
 constexpr char kMagic[8] = {'S', 'Y', 'C', 'L', 'B', 'I', 'N', '2'};
-constexpr std::size_t kHeaderBytes = sizeof kMagic + sizeof(std::uint64_t) + 32;
+constexpr std::size_t kHeaderBytes = sizeof kMagic + sizeof(std::uint64_t) + sizeof(Sha256::Digest);
 constexpr std::uint64_t kMaxBinaryBytes = 1ull << 31;
 
 Sha256::Digest checksum(const std::string& key, const unsigned char* binary, std::size_t size) {
