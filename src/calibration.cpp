@@ -1,16 +1,10 @@
 #include "calibration.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -19,6 +13,7 @@
 
 #include "config.hpp"
 #include "fallback.hpp"
+#include "trusted_files.hpp"
 
 namespace switchyard {
 namespace {
@@ -58,6 +53,9 @@ constexpr HostFigures kReference{{{3.22, 4.04},
                                   {{{1.51, 2.38}, {2.35, 2.63}, {7.15, 8.67}, {6.12, 9.09}},
                                    {{1.33, 2.42}, {1.61, 2.47}, {6.66, 9.6}, {6.7, 9.74}}}},
                                  0.21, 0.27};
+
+// Far above the calibration file's few hundred lines.
+constexpr std::size_t kMaxFileBytes = 65536;
 
 enum class Kind { openblas, reference, other };
 
@@ -137,25 +135,6 @@ std::uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
-// The file's text, if it is a regular file of this user's that no one else
-// may write: the figures steer where a program's calls run.
-bool read_owned_file(const std::string& path, std::string& text) {
-  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st;
-  const bool trusted = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-                       (st.st_mode & (S_IWGRP | S_IWOTH)) == 0 && st.st_size < 65536;
-  if (trusted) {
-    char buffer[4096];
-    ssize_t got;
-    while ((got = read(fd, buffer, sizeof buffer)) > 0 || (got < 0 && errno == EINTR)) {
-      if (got > 0) text.append(buffer, std::size_t(got));
-    }
-  }
-  close(fd);
-  return trusted && !text.empty();
-}
-
 // The fallback's LAPACK as a file, symbolic links resolved: Debian's
 // liblapack.so.3 is a link to whichever implementation is selected.
 std::string fallback_library() {
@@ -213,13 +192,16 @@ int fallback_threads() {
   return hw > 0 ? int(hw) : 1;
 }
 
+std::string calibration_name(const std::string& library, int threads) {
+  char name[64];
+  std::snprintf(name, sizeof name, "calibration-%016llx.txt",
+                (unsigned long long)fnv1a(library + "|" + std::to_string(threads)));
+  return name;
+}
+
 std::string calibration_path(const std::string& library, int threads) {
   const std::string dir = cache_directory();
-  if (dir.empty()) return "";
-  char name[64];
-  std::snprintf(name, sizeof name, "/calibration-%016llx.txt",
-                (unsigned long long)fnv1a(library + "|" + std::to_string(threads)));
-  return dir + name;
+  return dir.empty() ? "" : dir + "/" + calibration_name(library, threads);
 }
 
 std::string format_figures(const std::string& library, int threads, const HostFigures& figures) {
@@ -274,12 +256,9 @@ const Calibration& calibration() {
   static const Calibration found = [] {
     const std::string library = fallback_library();
     const int threads = fallback_threads();
-    const std::string path = calibration_path(library, threads);
-    std::string text;
     HostFigures measured;
-    if (!path.empty() && read_owned_file(path, text) &&
-        parse_figures(text, library, threads, measured)) {
-      return Calibration{measured, true, "calibrated: " + path};
+    if (load_figures(cache_directory(), library, threads, measured)) {
+      return Calibration{measured, true, "calibrated: " + calibration_path(library, threads)};
     }
     return shipped(library, threads);
   }();
@@ -336,31 +315,21 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
   return flops / (gflops * 1e9);
 }
 
+bool load_figures(const std::string& directory, const std::string& library, int threads,
+                  HostFigures& figures) {
+  std::string text;
+  return trusted_files::read(directory, calibration_name(library, threads), kMaxFileBytes, text) &&
+         parse_figures(text, library, threads, figures);
+}
+
+bool store_figures(const std::string& directory, const std::string& library, int threads,
+                   const HostFigures& figures, std::string& error) {
+  return trusted_files::write(directory, calibration_name(library, threads),
+                              format_figures(library, threads, figures), error);
+}
+
 bool store_calibration(const HostFigures& figures, std::string& error) {
-  const std::string library = fallback_library();
-  const int threads = fallback_threads();
-  const std::string path = calibration_path(library, threads);
-  if (path.empty()) {
-    error = "no cache directory (set SWITCHYARD_CACHE_DIR or HOME)";
-    return false;
-  }
-  const std::string dir = path.substr(0, path.rfind('/'));
-  mkdir(dir.c_str(), 0700);  // made here if missing; its parent must exist
-  std::string temp = path + ".XXXXXX";
-  const int fd = mkstemp(temp.data());
-  if (fd < 0) {
-    error = "cannot create a file in " + dir + ": " + std::strerror(errno);
-    return false;
-  }
-  const std::string text = format_figures(library, threads, figures);
-  const bool written = write(fd, text.data(), text.size()) == ssize_t(text.size());
-  close(fd);
-  if (!written || rename(temp.c_str(), path.c_str()) != 0) {
-    error = "cannot write " + path + ": " + std::strerror(errno);
-    unlink(temp.c_str());
-    return false;
-  }
-  return true;
+  return store_figures(cache_directory(), fallback_library(), fallback_threads(), figures, error);
 }
 
 }  // namespace switchyard

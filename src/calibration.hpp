@@ -74,8 +74,9 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s);
 // OMP_NUM_THREADS, else the hardware's.
 int fallback_threads();
 
-// The calibration file of a fallback library and thread count, in the cache
-// directory ("" when there is no cache directory).
+// The calibration file of a fallback library and thread count: its name, and
+// its path in the cache directory ("" when there is no cache directory).
+std::string calibration_name(const std::string& library, int threads);
 std::string calibration_path(const std::string& library, int threads);
 
 // The file's text for `figures`, and back. parse_figures is strict: every
@@ -84,8 +85,20 @@ std::string format_figures(const std::string& library, int threads, const HostFi
 bool parse_figures(const std::string& text, const std::string& library, int threads,
                    HostFigures& figures);
 
-// Writes the file for the current fallback (a new file renamed into place);
-// false with the reason in `error`.
+// The figures stored in `directory` for a fallback library and thread count,
+// when their file is there, trusted (trusted_files.hpp) and parses. The file
+// carries no checksum: parse_figures takes only a whole file, it is text
+// meant to be read, and a checksum that anyone able to write the file can
+// recompute would add nothing to the ownership check.
+bool load_figures(const std::string& directory, const std::string& library, int threads,
+                  HostFigures& figures);
+
+// Writes the file for a fallback library and thread count in `directory` (a
+// new file renamed into place); false with the reason in `error`.
+bool store_figures(const std::string& directory, const std::string& library, int threads,
+                   const HostFigures& figures, std::string& error);
+
+// store_figures for the current fallback, in the cache directory.
 bool store_calibration(const HostFigures& figures, std::string& error);
 
 }  // namespace switchyard

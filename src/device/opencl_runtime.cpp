@@ -322,9 +322,10 @@ cl_program Runtime::build(const std::string& source, const std::string& options,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   };
   const std::string key = program_cache::key(info_, source, options);
+  const std::string cache = cache_directory();
   cl_int r = CL_SUCCESS;
   std::vector<unsigned char> binary;
-  if (program_cache::load(key, binary)) {
+  if (program_cache::load(cache, key, binary)) {
     const unsigned char* bytes = binary.data();
     const std::size_t size = binary.size();
     cl_int status = CL_SUCCESS;
@@ -360,7 +361,7 @@ cl_program Runtime::build(const std::string& source, const std::string& options,
     binary.assign(size, 0);
     unsigned char* out = binary.data();
     if (api_->GetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof out, &out, nullptr) == CL_SUCCESS) {
-      program_cache::store(key, binary);
+      program_cache::store(cache, key, binary);
     }
   }
   device::add_phase(device::Family::opencl, "program compiled", took());

@@ -1,11 +1,15 @@
 // Program binaries on disk, so that a kernel the OpenCL compiler built once
 // (seconds on PoCL) loads in milliseconds in every later process.
 //
-// Where: cache_directory() (config.hpp). An entry's name is a hash of the platform, device,
-// driver version, build options and source, so a driver update or a changed
-// kernel never loads a stale binary. The cache is an optimisation only: a
-// directory that cannot be made or written, or an entry that is truncated or
-// corrupt, costs a rebuild and never fails a call.
+// Where: the directory the caller names, cache_directory() (config.hpp) in the
+// library, read and written under the rules of trusted_files.hpp. An entry's
+// name is the SHA-256 of the platform, device, driver version, build options
+// and source, so a driver update or a changed kernel never loads a stale
+// binary. The entry holds the binary's length and the SHA-256 of its name and
+// binary, so an entry cut short, damaged, or copied under another program's
+// name is told from a whole one. The cache is an optimisation only: a
+// directory that cannot be made, written or trusted, or an entry that is
+// refused, truncated or corrupt, costs a rebuild and never fails a call.
 #pragma once
 
 #include <string>
@@ -19,10 +23,11 @@ namespace switchyard::program_cache {
 std::string key(const opencl::DeviceInfo& device, const std::string& source,
                 const std::string& options);
 
-// The stored binary of `key`, if there is a whole one.
-bool load(const std::string& key, std::vector<unsigned char>& binary);
+// The stored binary of `key` in `directory`, if there is a whole, trusted one.
+bool load(const std::string& directory, const std::string& key, std::vector<unsigned char>& binary);
 
 // Stores a binary; a failure is silent (the next process builds again).
-void store(const std::string& key, const std::vector<unsigned char>& binary);
+void store(const std::string& directory, const std::string& key,
+           const std::vector<unsigned char>& binary);
 
 }  // namespace switchyard::program_cache

@@ -2,14 +2,17 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "config.hpp"
 #include "gemm/nv_families.hpp"
+#include "trusted_files.hpp"
 
 namespace switchyard::gemm {
 namespace {
+
+// Far above what a tuner writes (a line per device and precision).
+constexpr std::size_t kMaxDatabaseBytes = 1 << 20;
 
 std::string trim(const std::string& s) {
   const std::size_t b = s.find_first_not_of(" \t\r\n");
@@ -31,6 +34,17 @@ KernelParams generic(bool gpu, Precision precision) {
   }
   p.layout_a = p.layout_b = Layout::cbl;
   return p;
+}
+
+// The database file's lines, none when it is missing or not trusted.
+std::vector<std::string> database_lines(const std::string& directory) {
+  std::vector<std::string> lines;
+  std::string text;
+  if (trusted_files::read(directory, kDatabaseName, kMaxDatabaseBytes, text)) {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  return lines;
 }
 
 }  // namespace
@@ -62,26 +76,40 @@ std::string format_entry(const TuningEntry& e) {
          describe(e.params) + " | " + rate;
 }
 
-std::vector<TuningEntry> read_database(const std::string& path) {
+std::vector<TuningEntry> read_database(const std::string& directory) {
   std::vector<TuningEntry> entries;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
+  for (const std::string& line : database_lines(directory)) {
     TuningEntry e;
     if (parse_entry(line, e)) entries.push_back(e);
   }
   return entries;
 }
 
+bool store_entry(const std::string& directory, const TuningEntry& entry, std::string& error) {
+  std::string text;
+  for (const std::string& line : database_lines(directory)) {
+    TuningEntry e;
+    if (parse_entry(line, e) && e.precision == entry.precision && e.device == entry.device) {
+      continue;
+    }
+    text += line + "\n";
+  }
+  if (text.empty()) {
+    text = "# switchyard gemm tuning database: precision | device | parameters | TN GFLOP/s\n";
+  }
+  text += format_entry(entry) + "\n";
+  return trusted_files::write(directory, kDatabaseName, text, error);
+}
+
 std::string database_path() {
   const std::string dir = cache_directory();
-  return dir.empty() ? "" : dir + "/gemm-tuning.txt";
+  return dir.empty() ? "" : dir + "/" + kDatabaseName;
 }
 
 Selection select(const opencl::DeviceInfo& device, Precision precision) {
-  const std::string path = database_path();
-  if (!path.empty()) {
-    for (const TuningEntry& e : read_database(path)) {
-      if (e.precision == precision && e.device == device.name) return {e, "tuned (" + path + ")"};
+  for (const TuningEntry& e : read_database(cache_directory())) {
+    if (e.precision == precision && e.device == device.name) {
+      return {e, "tuned (" + database_path() + ")"};
     }
   }
   for (const TuningEntry& e : shipped_entries()) {

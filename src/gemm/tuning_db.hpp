@@ -8,10 +8,16 @@
 // cost model takes it as the device's rate.
 //
 // '#' starts a comment. `switchyard tune` writes gemm-tuning.txt in the cache
-// directory; entries shipped with the library (tuning_defaults.cpp) cover
-// the devices it was tuned on. The library takes, for its device, the
-// database entry whose device name is the device's, else the first shipped
-// entry whose device name is part of the device's, else a generic default.
+// directory, read and written under the rules of trusted_files.hpp; entries
+// shipped with the library (tuning_defaults.cpp) cover the devices it was
+// tuned on. The library takes, for its device, the database entry whose
+// device name is the device's, else the first shipped entry whose device name
+// is part of the device's, else a generic default.
+//
+// The file carries no checksum: it is text meant to be read and edited, the
+// parser drops any line that is not a whole entry, and a checksum that anyone
+// able to write the file can recompute would add nothing to the ownership
+// check.
 #pragma once
 
 #include <string>
@@ -33,8 +39,17 @@ struct TuningEntry {
 bool parse_entry(const std::string& line, TuningEntry& entry);
 std::string format_entry(const TuningEntry& entry);
 
-// Every entry of a database file, in order (none when it is missing).
-std::vector<TuningEntry> read_database(const std::string& path);
+// The database's file name in its directory.
+inline constexpr const char* kDatabaseName = "gemm-tuning.txt";
+
+// Every entry of the database in `directory`, in order (none when it is
+// missing or not trusted).
+std::vector<TuningEntry> read_database(const std::string& directory);
+
+// Writes `entry` to the database in `directory`, in place of the entry for the
+// same precision and device, keeping every other line; false with the reason
+// in `error`.
+bool store_entry(const std::string& directory, const TuningEntry& entry, std::string& error);
 
 // The tuner's database file: <cache directory>/gemm-tuning.txt.
 std::string database_path();

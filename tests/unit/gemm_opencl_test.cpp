@@ -636,16 +636,17 @@ TEST(GemmOpenCl, CorruptCacheEntriesAreRebuilt) {
   opencl::Runtime* rt = device();
   if (!rt) GTEST_SKIP() << "no OpenCL device";
   std::vector<unsigned char> junk(64, 0x5a);
-  program_cache::store("cl-test-entry.bin", junk);
+  const std::string cache = cache_directory();
+  program_cache::store(cache, "cl-test-entry.bin", junk);
   std::vector<unsigned char> loaded;
-  if (program_cache::load("cl-test-entry.bin", loaded)) EXPECT_EQ(loaded, junk);
-  const std::string path = cache_directory() + "/cl-test-entry.bin";
+  if (program_cache::load(cache, "cl-test-entry.bin", loaded)) EXPECT_EQ(loaded, junk);
+  const std::string path = cache + "/cl-test-entry.bin";
   if (FILE* f = std::fopen(path.c_str(), "r+b")) {  // truncated: the payload cut in half
     std::fseek(f, 0, SEEK_END);
     const long size = std::ftell(f);
     std::fclose(f);
     ASSERT_EQ(truncate(path.c_str(), size - 32), 0);
-    EXPECT_FALSE(program_cache::load("cl-test-entry.bin", loaded));
+    EXPECT_FALSE(program_cache::load(cache, "cl-test-entry.bin", loaded));
   }
   std::remove(path.c_str());
 
@@ -654,7 +655,7 @@ TEST(GemmOpenCl, CorruptCacheEntriesAreRebuilt) {
       params("ml=8 nl=8 kl=4 ms=2 ns=2 ks=1 vw=1 local=- layout=ROW,ROW", Precision::f32);
   const std::string key =
       program_cache::key(rt->device(), gemm::program_source(p), gemm::kBuildOptions);
-  program_cache::store(key, junk);
+  program_cache::store(cache, key, junk);
   std::string error;
   gemm::Kernels* kernels = gemm::kernels_for(*rt, p, error);
   ASSERT_NE(kernels, nullptr) << error;

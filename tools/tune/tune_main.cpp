@@ -175,7 +175,7 @@ int run(const Options& o) {
     }
   }
   for (std::size_t i = 1; i <= dir.size(); ++i) {  // the cache directory, made if missing
-    if (i == dir.size() || dir[i] == '/') mkdir(dir.substr(0, i).c_str(), 0755);
+    if (i == dir.size() || dir[i] == '/') mkdir(dir.substr(0, i).c_str(), 0700);
   }
   FILE* log = std::fopen(log_path.c_str(), "a");
   const auto start = Clock::now();
@@ -246,27 +246,13 @@ int run(const Options& o) {
   entry.device = dev.name;
   gemm::parse(best_name, o.precision, entry.params);
   entry.gflops = best;
-  const std::string db = gemm::database_path();
-  std::vector<std::string> lines;
-  {
-    std::ifstream in(db);
-    for (std::string line; std::getline(in, line);) {
-      gemm::TuningEntry e;
-      if (gemm::parse_entry(line, e) && e.precision == entry.precision && e.device == entry.device) {
-        continue;
-      }
-      lines.push_back(line);
-    }
-  }
-  if (lines.empty()) lines.push_back("# switchyard gemm tuning database: precision | device | parameters | TN GFLOP/s");
-  lines.push_back(gemm::format_entry(entry));
-  std::ofstream out(db);
-  for (const std::string& l : lines) out << l << "\n";
-  if (!out) {
-    std::fprintf(stderr, "switchyard tune: cannot write %s\n", db.c_str());
+  std::string error;
+  if (!gemm::store_entry(dir, entry, error)) {
+    std::fprintf(stderr, "switchyard tune: the tuning database not written: %s\n", error.c_str());
     return 1;
   }
-  std::printf("%s\nwritten to %s\n", gemm::format_entry(entry).c_str(), db.c_str());
+  std::printf("%s\nwritten to %s\n", gemm::format_entry(entry).c_str(),
+              gemm::database_path().c_str());
   return 0;
 }
 
