@@ -42,15 +42,23 @@ bool launch(opencl::Runtime& rt, Kernels& kernels, cl_kernel kernel, const char*
   return true;
 }
 
-// Whether an operand whose rows run along C's side (op(A) = A, or op(B) = B^T) is already the
-// TN kernel's packed operand: ROW layout (kernel_source.hpp), Kp rows of `padded_rows` one
-// after the other from the start of its buffer. Packing it would copy it unchanged; for
-// 8192 x 256 x 8192 that copy of A took a third of the product's time. Entries past m (n) in
-// a row may hold anything: they reach only entries of C that are not written. Rows past k
-// would have to be zeros, so k must be Kp.
-bool in_packed_layout(Layout layout, const DeviceMatrix& x, int padded_rows, const Padded& size,
-                      int k) {
-  return layout == Layout::row && x.offset == 0 && x.ld == padded_rows && size.kp == k;
+// Which operands already lie in the TN kernel's packed ROW layout (kernel_source.hpp): rows
+// along C's side (op(A) = A, op(B) = B^T), Kp of them, Mp (Np) apart from the start of the
+// buffer. Packing such an operand would copy it unchanged; for 8192 x 256 x 8192 that copy of
+// A took a third of the product's time. Entries past m (n) in a row may hold anything: they
+// reach only entries of C that are not written. Rows past k would have to be zeros, so k must
+// be Kp.
+struct InLayout {
+  bool a, b;
+};
+
+InLayout in_packed_layout(const KernelParams& p, char transa, char transb, const Padded& size,
+                          int k, const DeviceMatrix& a, const DeviceMatrix& b) {
+  const auto ready = [&](Layout layout, const DeviceMatrix& x, int padded_rows) {
+    return layout == Layout::row && x.offset == 0 && x.ld == padded_rows && size.kp == k;
+  };
+  return {transa == 'N' && ready(p.layout_a, a, size.mp),
+          transb != 'N' && ready(p.layout_b, b, size.np)};
 }
 
 }  // namespace
@@ -133,9 +141,9 @@ bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char trans
   // alpha = 0 or k = 0: no product; the TN kernel runs no k step and writes
   // beta C (or zeros), reading neither A nor B.
   const bool product = alpha != T(0) && k > 0;
-  // A small C (of a double product): the in-place kernels read A and B where they lie.
-  const bool inplace = product && takes_inplace(kernels, m, n);
+  const bool inplace = product && routes_inplace(kernels, transa, transb, m, n, k, a, b);
   const Padded size = padded(kernels.params, m, n, product ? k : 0);
+  const InLayout in_layout = in_packed_layout(kernels.params, transa, transb, size, k, a, b);
   const Split split = inplace ? inplace_split(m, n, k, kernels.compute_units, forced_slices)
                               : split_for(kernels, size, forced_slices);
   cl_mem ap = c.mem, bp = c.mem, partials = c.mem;  // never read when there is no product
@@ -155,18 +163,14 @@ bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char trans
   if (product) {
     // op(A)(i, k) = A[i + k lda] (N: i contiguous) or A[k + i lda] (T);
     // op(B)(k, j) = B[k + j ldb] (N: k contiguous) or B[j + k ldb] (T).
-    // An operand already in the packed layout is read where it lies (in_packed_layout).
-    const KernelParams& p = kernels.params;
-    const bool a_packed = transa == 'N' && in_packed_layout(p.layout_a, a, size.mp, size, k);
-    const bool b_packed = transb != 'N' && in_packed_layout(p.layout_b, b, size.np, size, k);
-    if (a_packed) {
+    if (in_layout.a) {
       ap = a.mem;
     } else if (!acquire(sizeof(T) * std::size_t(size.kp) * size.mp, ap) ||
                !enqueue_pack(rt, kernels, Operand::a, transa != 'N', k, m, size.kp, size.mp, a,
                              ap, error)) {
       return false;
     }
-    if (b_packed) {
+    if (in_layout.b) {
       bp = b.mem;
     } else if (!acquire(sizeof(T) * std::size_t(size.kp) * size.np, bp) ||
                !enqueue_pack(rt, kernels, Operand::b, transb == 'N', k, n, size.kp, size.np, b,
@@ -227,6 +231,21 @@ bool enqueue_product(opencl::Runtime& rt, Kernels& kernels, const Padded& size,
     return false;
   }
   return enqueue_reduce<T>(rt, kernels, split, m, n, partials, alpha, beta, c, error);
+}
+
+bool inplace_pays(int m, int n, int k, double copied) {
+  return 2.0 * m * n * k < kInplaceFlopsPerCopied * copied;
+}
+
+bool routes_inplace(const Kernels& kernels, char transa, char transb, int m, int n, int k,
+                    const DeviceMatrix& a, const DeviceMatrix& b) {
+  if (takes_inplace(kernels, m, n)) return true;
+  if (!kernels.inplace[0][0]) return false;
+  const Padded size = padded(kernels.params, m, n, k);
+  const InLayout in_layout = in_packed_layout(kernels.params, transa, transb, size, k, a, b);
+  const double copied = (in_layout.a ? 0.0 : double(size.kp) * size.mp) +
+                        (in_layout.b ? 0.0 : double(size.kp) * size.np);
+  return inplace_pays(m, n, k, copied);
 }
 
 bool takes_inplace(const Kernels& kernels, int m, int n) {

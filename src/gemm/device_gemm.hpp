@@ -80,6 +80,24 @@ bool enqueue_product(opencl::Runtime& rt, Kernels& kernels, const Padded& size,
 // packing them would cost more than the product (the Gram products A^T A and A A^T).
 bool takes_inplace(const Kernels& kernels, int m, int n);
 
+// Flops per copied element below which the in-place kernels beat copying the operands. On the
+// H200 the tuned TN kernel runs at about 47 TFLOP/s and the in-place kernels at about 37
+// (8192 x 256 x 8192), and a copy kernel moves an element (8 bytes read, 8 written) in about
+// 5.3 ps (3 TB/s): the copy costs more than the slower rate saves below
+// 5.3e-12 / (1 / 37e12 - 1 / 47e12), about 930 flops per element.
+inline constexpr double kInplaceFlopsPerCopied = 1000;
+
+// Whether a product of 2 m n k flops whose copy kernels would copy `copied` elements of A and
+// B goes faster through the in-place kernels (kInplaceFlopsPerCopied): one short side against
+// a long operand that is not in the packed layout, as op(A) = A^T of 8192 x 256 x 8192.
+bool inplace_pays(int m, int n, int k, double copied);
+
+// Whether enqueue_gemm gives a product to the in-place kernels: takes_inplace, or, where the
+// kernels have them, inplace_pays for the elements of A and B its copy kernels would copy
+// (none of an operand that already lies in their packed layout).
+bool routes_inplace(const Kernels& kernels, char transa, char transb, int m, int n, int k,
+                    const DeviceMatrix& a, const DeviceMatrix& b);
+
 // Enqueues C <- alpha op(A) op(B) + beta C by the in-place kernel of (transa, transb) on A and
 // B as they lie, over the slices of `split` (inplace_split) into `partials` (partial_bytes of
 // them) and the reduction into C, or into C directly with one slice. `same`: op(B) is op(A)^T
@@ -102,7 +120,7 @@ inline bool same_place(char transa, char transb, int m, int n, const DeviceMatri
 // queued work (clFinish). alpha = 0 or k = 0 reads neither A nor B; beta = 0
 // never reads C. `forced_slices` > 0 splits k into that many slices instead
 // of choose_split's (inplace_split's) number (tests, benchmarks). Where
-// takes_inplace, an in-place kernel reads A and B where they lie.
+// routes_inplace, an in-place kernel reads A and B where they lie.
 template <class T>
 bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
                   int k, T alpha, const DeviceMatrix& a, const DeviceMatrix& b, T beta,

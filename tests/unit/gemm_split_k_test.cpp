@@ -83,6 +83,20 @@ TEST(GemmSplitK, InplaceKernelSlicesFillFourGroupsAUnit) {
   EXPECT_EQ(gemm::inplace_split(64, 64, 17, 132, 4).slices, 2);
 }
 
+// The in-place kernels take a product whose copies would cost more than their slower rate
+// (kInplaceFlopsPerCopied): the shapes measured on the H200, with the elements the copy
+// kernels of the shipped 128 x 64 x 16 tile would copy.
+TEST(GemmSplitK, InplaceKernelsPayAgainstLongCopies) {
+  const double big = 8192.0 * 8192, panel = 8192.0 * 256;
+  EXPECT_TRUE(gemm::inplace_pays(8192, 256, 8192, big + panel));  // A^T copied: TN, TT
+  EXPECT_TRUE(gemm::inplace_pays(256, 8192, 8192, panel + big));  // B copied: NN, TN
+  EXPECT_FALSE(gemm::inplace_pays(8192, 256, 8192, panel));  // A in the packed layout: NN
+  EXPECT_FALSE(gemm::inplace_pays(8192, 256, 8192, 0));      // both in it: NT
+  EXPECT_FALSE(gemm::inplace_pays(8192, 8192, 256, 2 * 256 * 8192.0));
+  EXPECT_FALSE(gemm::inplace_pays(4096, 4096, 4096, 2 * 4096 * 4096.0));
+  EXPECT_FALSE(gemm::inplace_pays(16384, 4096, 1024, 1024 * (16384.0 + 4096)));
+}
+
 TEST(GemmSplitK, ProgramReadsItsSliceAndSumsThePartials) {
   const std::string source = gemm::program_source(
       params("ml=32 nl=16 kl=16 ms=8 ns=4 ks=2 vw=4 local=- layout=CBL,CBL", Precision::f64));
@@ -383,6 +397,31 @@ TEST(GemmSplitKOpenCl, NvidiaGramProductFromOneMatrix) {
   check_gram(
       "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
       "tiles=xor");
+}
+
+// A product whose C fills the device but whose long operand would have to be copied goes to
+// the in-place kernels (routes_inplace), for every transpose (operands at offsets, so every
+// one would be copied).
+TEST(GemmSplitKOpenCl, NvidiaInplaceKernelsWhereCopiesCostMore) {
+  opencl::Runtime* rt = device();
+  if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
+  const Variant variant = variant_for<double>(
+      "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
+      "tiles=xor");
+  ASSERT_NE(variant.kernels, nullptr) << variant.error;
+  gemm::Kernels& kernels = *variant.kernels;
+  ASSERT_FALSE(gemm::takes_inplace(kernels, 8192, 256));  // C's tiles fill the device
+  unsigned seed = 2300;
+  for (const char* pair : {"NN", "NT", "TN", "TT"}) {
+    const Case c{pair[0], pair[1], 8192, 256, 700, 0.9, 0.5, 3};
+    const Problem<double> p = problem<double>(c, seed += 3);
+    ASSERT_TRUE(gemm::routes_inplace(kernels, c.ta, c.tb, c.m, c.n, c.k, {nullptr, 3, p.lda},
+                                     {nullptr, 1, p.ldb}));
+    const std::vector<double> got = device_gemm<double>(*rt, kernels, c, p, 0);
+    ASSERT_EQ(got.size(), p.c0.size());
+    expect_result(c, p, got, "the in-place kernels");
+    if (::testing::Test::HasFatalFailure()) return;
+  }
 }
 
 }  // namespace

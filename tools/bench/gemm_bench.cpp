@@ -10,7 +10,9 @@
 // tuning entry of the device, or the in-place kernels where the route takes
 // them) against cuBLAS and CLBlast (libclblast.so.1, when found) on the same
 // GPU, measured in the same run. Where the route splits k (S > 1
-// slices, split_k.hpp), the route with one slice is timed too. Each time is
+// slices, split_k.hpp), the route with one slice is timed too; where it gives
+// a double product that is not square to the copy kernels and the TN kernel,
+// the in-place kernels are timed too ("inpl"). Each time is
 // the best of R runs, synchronised (clFinish, cudaDeviceSynchronize).
 // Host-resident: the route's whole call (streamed through pinned slots) from
 // pageable host memory against NVBLAS (LIB, default
@@ -213,18 +215,22 @@ void device_resident(opencl::Runtime& rt, cublasHandle_t handle, const Clblast& 
     shapes.push_back(s);
   }
   for (const Shape3& s : shapes) {
-    const int slices =
-        gemm::takes_inplace(*kernels, s.m, s.n)
-            ? gemm::inplace_split(s.m, s.n, s.k, kernels->compute_units).slices
-            : gemm::split_for(*kernels, gemm::padded(kernels->params, s.m, s.n, s.k)).slices;
     for (const char* c : s.cases) {
+      // The operands as device_operands makes them: at their buffers' starts, ld their rows.
+      const gemm::DeviceMatrix a{nullptr, 0, c[0] == 'N' ? s.m : s.k};
+      const gemm::DeviceMatrix b{nullptr, 0, c[1] == 'N' ? s.k : s.n};
+      const bool routed_inplace =
+          gemm::routes_inplace(*kernels, c[0], c[1], s.m, s.n, s.k, a, b);
+      const int slices =
+          routed_inplace
+              ? gemm::inplace_split(s.m, s.n, s.k, kernels->compute_units).slices
+              : gemm::split_for(*kernels, gemm::padded(kernels->params, s.m, s.n, s.k)).slices;
       const bool gram = std::strchr(c, '=') != nullptr;
       const double flops = 2.0 * s.m * double(s.n) * s.k;
       const double t_ours = ours<T>(rt, *kernels, c[0], c[1], s, repeat, 0, gram);
       const double t_one =
           slices > 1 ? ours<T>(rt, *kernels, c[0], c[1], s, repeat, 1, gram) : t_ours;
-      // The route's other kernel family on the same shape, where it has one.
-      const bool routed_inplace = gemm::takes_inplace(*kernels, s.m, s.n);
+      // The in-place kernels on a shape the route gives the TN kernel.
       const bool square = s.m == s.n && s.n == s.k;
       const double t_inplace = sizeof(T) == 8 && !routed_inplace && !square
                                    ? inplace(rt, *kernels, c[0], c[1], s, repeat)
