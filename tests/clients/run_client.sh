@@ -27,10 +27,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$@" "$work/plain" > "$work/plain.out" 2>&1 \
-  || { cat "$work/plain.out"; fail "$1 failed without Switchyard"; }
+  || { cat "$work/plain.out"; fail "$* failed without Switchyard"; }
 env "${settings[@]}" SWITCHYARD_TRACE="$work/trace" LD_PRELOAD="$library" \
   "$@" "$work/preloaded" > "$work/preloaded.out" 2>&1 \
-  || { cat "$work/preloaded.out"; fail "$1 failed under Switchyard"; }
+  || { cat "$work/preloaded.out"; fail "$* failed under Switchyard"; }
 if grep -q '^switchyard:' "$work/preloaded.out"; then
   cat "$work/preloaded.out"; fail "Switchyard printed warnings"
 fi
