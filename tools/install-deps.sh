@@ -8,6 +8,7 @@ packages=(
   libblas-dev liblapack-dev liblapacke-dev   # reference BLAS, CBLAS, LAPACK, LAPACKE
   libblas-test liblapack-test                # the reference test programs
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd  # OpenCL loader and PoCL on the CPU
+  python3-numpy python3-scipy octave r-base-core     # the client tests' programs
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -14,6 +14,7 @@ library=$1 kind=$2 program=$3 input=$4 passed_lines=$5 routines=$6
 shift 6
 
 fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/../check_forced_route.sh"
 
 # The test programs: on the PATH (the GPU machine stages them there), else
 # where Debian's libblas-test and liblapack-test install them.
@@ -56,26 +57,13 @@ passed=$(grep -ciE 'passed' "$output")
 [ "$passed" -ge "$passed_lines" ] || fail "$program printed $passed passed lines, expected $passed_lines"
 if [ -s stderr ]; then cat stderr; fail "stderr is not empty"; fi
 
-# The calls went through Switchyard, on the forced route where one is forced:
-# every call but quick returns, workspace queries and shapes the route
-# declines (TSQR of a wide matrix) took it, and some call did.
+# The calls went through Switchyard, on the forced route where one is forced.
 for routine in ${routines//,/ }; do
   grep -q " $routine " trace || fail "no $routine call in the trace"
   upper=$(echo "$routine" | tr a-z A-Z)
   forced=$(printf '%s\n' "$@" | sed -n "s/^SWITCHYARD_ROUTE_$upper=//p")
   if [ -n "$forced" ]; then
-    # A forced route that cannot run here (no device) is a skip, not a failure.
-    unusable=$(grep " $routine " trace | grep -m1 -o "reason=\"forced $forced: [^\"]*" || true)
-    if [ -n "$unusable" ] && ! grep " $routine " trace | grep -q " route=$forced "; then
-      echo "SKIP: ${unusable#reason=\"}"
-      exit 77
-    fi
-    wrong=$(grep " $routine " trace \
-      | grep -v "reason=\"quick return\|reason=\"workspace query\|reason=\"$forced route declines" \
-      | grep -vc " route=$forced ")
-    [ "$wrong" -eq 0 ] || fail "$wrong $routine calls did not take the forced route $forced"
-    taken=$(grep " $routine " trace | grep -c " route=$forced ")
-    [ "$taken" -gt 0 ] || fail "no $routine call took the forced route $forced"
+    check_forced_route trace "$routine" "$forced" || exit $?
   fi
 done
 echo "PASS: $program ($passed passed lines, $(wc -l < trace) calls traced) $*"
