@@ -14,6 +14,11 @@ namespace {
 // which covers a program that loaded its BLAS privately (RTLD_LOCAL).
 constexpr const char* safety_net[] = {"liblapack.so.3", "libblas.so.3"};
 
+// The routines Switchyard hands to its fallback (the table below).
+constexpr const char* handed_on[] = {"sgemm_",  "dgemm_",  "ssyrk_",  "dsyrk_",
+                                     "sgeqrf_", "dgeqrf_", "sorgqr_", "dorgqr_",
+                                     "sormqr_", "dormqr_", "strsm_",  "dtrsm_"};
+
 const void* own_base() {
   static const void* base = [] {
     Dl_info self{};
@@ -28,6 +33,17 @@ bool is_own(void* symbol) {
   return dladdr(symbol, &where) != 0 && where.dli_fbase == own_base();
 }
 
+// A library that defines none of them (libm, libz), itself or through the
+// libraries it depends on, is surely not the one meant; one that defines some
+// runs those, and the next library the rest.
+bool defines_any_handed_on(void* handle) {
+  for (const char* name : handed_on) {
+    void* s = dlsym(handle, name);
+    if (s && !is_own(s)) return true;
+  }
+  return false;
+}
+
 void* override_library() {
   const std::string& path = config().fallback_path;
   if (path.empty()) return nullptr;
@@ -35,6 +51,14 @@ void* override_library() {
   if (!handle) {
     std::fprintf(stderr, "switchyard: SWITCHYARD_FALLBACK=%s cannot be loaded (%s); "
                  "using the next library\n", path.c_str(), dlerror());
+    return nullptr;
+  }
+  if (!defines_any_handed_on(handle)) {
+    std::fprintf(stderr, "switchyard: SWITCHYARD_FALLBACK=%s defines no BLAS/LAPACK routine "
+                 "Switchyard hands on (dgemm_ and the others); using the next library\n",
+                 path.c_str());
+    dlclose(handle);
+    return nullptr;
   }
   return handle;
 }

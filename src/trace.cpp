@@ -1,15 +1,14 @@
 #include "trace.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
-#include <cstring>
 #include <mutex>
 
 #include "config.hpp"
 #include "device/startup.hpp"
+#include "trace_file.hpp"
 
 namespace switchyard {
 namespace {
@@ -30,12 +29,7 @@ int trace_fd() {
     const std::string& where = config().trace;
     if (where.empty()) return -1;
     if (where == "stderr") return STDERR_FILENO;
-    const int opened = open(where.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (opened < 0) {
-      std::fprintf(stderr, "switchyard: SWITCHYARD_TRACE=%s cannot be opened (%s); no trace\n",
-                   where.c_str(), std::strerror(errno));
-    }
-    return opened;
+    return open_trace_file(where);
   }();
   return fd;
 }

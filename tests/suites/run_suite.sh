@@ -3,14 +3,16 @@
 # and fails unless the program reports every test passed AND the trace shows
 # its calls went through Switchyard (on the forced route, when one is forced).
 #
-# usage: run_suite.sh LIBRARY KIND PROGRAM INPUT PASSED_LINES ROUTINES [VAR=VALUE...]
+# usage: run_suite.sh PRELOAD KIND PROGRAM INPUT PASSED_LINES ROUTINES [VAR=VALUE...]
+#   PRELOAD       LD_PRELOAD: libswitchyard.so, after the sanitizer's runtime
+#                 in a sanitizer build
 #   KIND          blas3 (summary in the file named by INPUT), cblas3 or lin (stdout)
 #   INPUT         a file beside PROGRAM, or an absolute path
 #   PASSED_LINES  how many "passed" lines a complete run prints
 #   ROUTINES      comma-separated routines that must appear in the trace
 #   VAR=VALUE     extra environment, e.g. SWITCHYARD_ROUTE_DGEMM=fallback
 set -u
-library=$1 kind=$2 program=$3 input=$4 passed_lines=$5 routines=$6
+preload=$1 kind=$2 program=$3 input=$4 passed_lines=$5 routines=$6
 shift 6
 
 fail() { echo "FAIL: $*"; exit 1; }
@@ -35,7 +37,7 @@ esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-env "$@" SWITCHYARD_TRACE="$work/trace" LD_PRELOAD="$library" "$exe" < "$input_file" \
+env "$@" SWITCHYARD_TRACE="$work/trace" LD_PRELOAD="$preload" "$exe" < "$input_file" \
   > stdout 2> stderr
 status=$?
 [ $status -eq 0 ] || { cat stdout stderr; fail "$program exited with status $status"; }

@@ -67,9 +67,13 @@ TEST(Config, InvalidValuesWarnOnceEachAndKeepTheDefault) {
                           {"SWITCHYARD_DEVICE", "-1"},
                           {"SWITCHYARD_GEMM_MIN_FLOPS", "lots"},
                           {"SWITCHYARD_TSQR_MIN_ROWS", "12abc"},
-                          {"SWITCHYARD_TSQR_MIN_ASPECT", "-3"}},
+                          {"SWITCHYARD_TSQR_MIN_ASPECT", "-3"},
+                          {"SWITCHYARD_REPORT", "2"},
+                          {"SWITCHYARD_CG_BACKEND", "tpu"},
+                          {"SWITCHYARD_CG_DIA_MAX_RATIO", "nan"},
+                          {"SWITCHYARD_CG_GPU_MIN_ROWS", "0"}},
                          warnings);
-  ASSERT_EQ(warnings.size(), 6u);
+  ASSERT_EQ(warnings.size(), 10u);
   EXPECT_NE(warnings[0].find("SWITCHYARD_DISABLE='maybe' is invalid"), std::string::npos);
   for (const std::string& w : warnings) EXPECT_EQ(w.find('\n'), std::string::npos);
   EXPECT_FALSE(c.disabled);
@@ -78,6 +82,10 @@ TEST(Config, InvalidValuesWarnOnceEachAndKeepTheDefault) {
   EXPECT_EQ(c.thresholds.gemm_min_flops, defaults.thresholds.gemm_min_flops);
   EXPECT_EQ(c.thresholds.tsqr_min_rows, defaults.thresholds.tsqr_min_rows);
   EXPECT_EQ(c.thresholds.tsqr_min_aspect, defaults.thresholds.tsqr_min_aspect);
+  EXPECT_FALSE(c.report);
+  EXPECT_EQ(c.cg.backend, RouteChoice::automatic);
+  EXPECT_EQ(c.cg.dia_max_ratio, defaults.cg.dia_max_ratio);
+  EXPECT_EQ(c.cg.gpu_min_rows, defaults.cg.gpu_min_rows);
 }
 
 TEST(Config, StartModeOnDemandByDefaultBackgroundWhenAsked) {

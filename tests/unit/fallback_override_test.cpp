@@ -1,7 +1,9 @@
 // SWITCHYARD_FALLBACK: the named library runs what Switchyard does not take;
-// one that cannot be loaded, or that is Switchyard itself, leaves the next
-// library in charge. CTest runs this program once per setting (see
-// CMakeLists.txt), with a filter naming the test that applies.
+// one that cannot be loaded, that defines none of the routines Switchyard
+// hands on (libm), or that is Switchyard itself, leaves the next library in
+// charge.
+// CTest runs this program once per setting (see CMakeLists.txt), with a
+// filter naming the test that applies.
 #include <gtest/gtest.h>
 
 #include <vector>

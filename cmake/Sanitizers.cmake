@@ -1,0 +1,25 @@
+# Sanitizer builds (tools/sanitize.sh): -DSWITCHYARD_SANITIZE=address,undefined
+# or =thread instruments every C, C++ and Fortran object and program. Any
+# undefined behaviour fails the program instead of printing and going on.
+set(SWITCHYARD_SANITIZE "" CACHE STRING
+  "Sanitizers to build with, as -fsanitize= takes them (address,undefined or thread)")
+
+# A program that is not instrumented (the reference test programs the suites
+# preload the library into) needs the sanitizer's runtime loaded before the
+# library: SWITCHYARD_PRELOAD is what the suites put in LD_PRELOAD.
+set(SWITCHYARD_PRELOAD $<TARGET_FILE:switchyard>)
+if(SWITCHYARD_SANITIZE)
+  add_compile_options(-fsanitize=${SWITCHYARD_SANITIZE} -fno-omit-frame-pointer
+    -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${SWITCHYARD_SANITIZE})
+  if(SWITCHYARD_SANITIZE MATCHES "address")
+    set(runtime libasan.so)
+  elseif(SWITCHYARD_SANITIZE MATCHES "thread")
+    set(runtime libtsan.so)
+  endif()
+  if(runtime)
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${runtime}
+      OUTPUT_VARIABLE runtime_path OUTPUT_STRIP_TRAILING_WHITESPACE)
+    set(SWITCHYARD_PRELOAD "${runtime_path}:$<TARGET_FILE:switchyard>")
+  endif()
+endif()
