@@ -20,6 +20,10 @@ constexpr double default_cg_dia_max_ratio = 1.0;
 constexpr std::int64_t default_cg_gpu_min_rows = 65536;
 
 // Node-local rank variables of the MPI launchers, in the order they are tried.
+// Above any device count; a device number (or local rank) beyond it is no
+// device's, and would not fit an int.
+constexpr std::int64_t max_device_number = 1 << 20;
+
 constexpr const char* local_rank_variables[] = {
     "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"};
 
@@ -142,13 +146,14 @@ Config parse_config(const Environment& env, std::vector<std::string>& warnings) 
 
   c.device_source = "default";
   if (read.raw("SWITCHYARD_DEVICE")) {
-    c.device = int(read.integer("SWITCHYARD_DEVICE", 0, 0, 1 << 20, "expected a device number"));
+    c.device = int(read.integer("SWITCHYARD_DEVICE", 0, 0, max_device_number,
+                                "expected a device number"));
     c.device_source = "SWITCHYARD_DEVICE";
   } else {
     for (const char* name : local_rank_variables) {
       std::int64_t rank;
       const char* v = read.raw(name);
-      if (v && Reader::parse_integer(v, rank) && rank >= 0) {
+      if (v && Reader::parse_integer(v, rank) && rank >= 0 && rank <= max_device_number) {
         c.device = int(rank);  // reduced modulo the device count when devices start
         c.device_source = name;
         break;

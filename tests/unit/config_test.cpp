@@ -116,6 +116,15 @@ TEST(Config, DeviceFromNodeLocalRankOfEachLauncher) {
   }
 }
 
+// A local rank too large for a device number is not one (it once wrapped to
+// a negative device).
+TEST(Config, LocalRankBeyondAnyDeviceIsIgnored) {
+  std::vector<std::string> warnings;
+  const Config c = parse({{"SLURM_LOCALID", "999999983032658"}}, warnings);
+  EXPECT_EQ(c.device, 0);
+  EXPECT_EQ(c.device_source, "default");
+}
+
 TEST(Config, SettingsListEveryRouteVariable) {
   int routes = 0;
   for (const Setting& s : settings()) routes += s.name.rfind("SWITCHYARD_ROUTE_", 0) == 0;
