@@ -73,7 +73,7 @@ InputError scan_slap_triad(const switchyard_cg_matrix& a, Visit&& visit) {
 template <class Visit>
 InputError scan_slap_column(const switchyard_cg_matrix& a, Visit&& visit) {
   if (a.ja[0] != 1) return error(SWITCHYARD_CG_ERR_INDEX, 0);
-  if (a.ja[a.n] != a.nelt + 1) return error(SWITCHYARD_CG_ERR_INDEX, a.n);
+  if (a.ja[a.n] != (long long)a.nelt + 1) return error(SWITCHYARD_CG_ERR_INDEX, a.n);
   for (int j = 0; j < a.n; ++j) {
     if (a.ja[j + 1] < a.ja[j]) return error(SWITCHYARD_CG_ERR_INDEX, j + 1);
   }

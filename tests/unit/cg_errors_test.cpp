@@ -153,6 +153,11 @@ TEST(CgErrors, SlapTriadAndColumn) {
   std::swap(rows[2], rows[3]);
   pointers[4] = 9;
   expect_rejected(solve(a), SWITCHYARD_CG_ERR_INDEX, 4);
+  // A count the pointers do not end at, even the largest int (nelt + 1 once
+  // overflowed), is an index error found before any row is read.
+  pointers[4] = 8;
+  a.nelt = std::numeric_limits<int>::max();
+  expect_rejected(solve(a), SWITCHYARD_CG_ERR_INDEX, 4);
 }
 
 TEST(CgErrors, DiaOffsets) {
