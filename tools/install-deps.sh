@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake gfortran pkg-config
   libgtest-dev
+  clang libclang-rt-14-dev                   # libFuzzer and clang's sanitizers (tools/fuzz.sh)
   libblas-dev liblapack-dev liblapacke-dev   # reference BLAS, CBLAS, LAPACK, LAPACKE
   libblas-test liblapack-test                # the reference test programs
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd  # OpenCL loader and PoCL on the CPU
