@@ -47,7 +47,7 @@ enum Ierr { kOk = 0, kWorkspace = 1, kNoConvergence = 2, kBadInput = 3, kTolRese
 // DS2Y: triad to SLAP column format in place. Returns false, changing
 // nothing, when an index is out of range.
 bool triad_to_column(int n, int nelt, int* ia, int* ja, double* a) {
-  if (ja[n] == nelt + 1) return true;  // already column format
+  if (ja[n] == (long long)nelt + 1) return true;  // already column format (no int overflow)
   for (int k = 0; k < nelt; ++k) {
     if (ia[k] < 1 || ia[k] > n || ja[k] < 1 || ja[k] > n) return false;
   }
