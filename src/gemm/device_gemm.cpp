@@ -61,6 +61,16 @@ InLayout in_packed_layout(const KernelParams& p, char transa, char transb, const
           transb != 'N' && ready(p.layout_b, b, size.np)};
 }
 
+// routes_inplace on the product's padded size and the operands already in the packed layout.
+bool inplace_for(const Kernels& kernels, int m, int n, int k, const Padded& size,
+                 const InLayout& in_layout) {
+  if (takes_inplace(kernels, m, n)) return true;
+  if (!kernels.inplace[0][0]) return false;
+  const double copied = (in_layout.a ? 0.0 : double(size.kp) * size.mp) +
+                        (in_layout.b ? 0.0 : double(size.kp) * size.np);
+  return inplace_pays(m, n, k, copied);
+}
+
 }  // namespace
 
 bool enqueue_pack(opencl::Runtime& rt, Kernels& kernels, Operand which, bool transposed, int K,
@@ -141,9 +151,9 @@ bool enqueue_gemm(opencl::Runtime& rt, Kernels& kernels, char transa, char trans
   // alpha = 0 or k = 0: no product; the TN kernel runs no k step and writes
   // beta C (or zeros), reading neither A nor B.
   const bool product = alpha != T(0) && k > 0;
-  const bool inplace = product && routes_inplace(kernels, transa, transb, m, n, k, a, b);
   const Padded size = padded(kernels.params, m, n, product ? k : 0);
   const InLayout in_layout = in_packed_layout(kernels.params, transa, transb, size, k, a, b);
+  const bool inplace = product && inplace_for(kernels, m, n, k, size, in_layout);
   const Split split = inplace ? inplace_split(m, n, k, kernels.compute_units, forced_slices)
                               : split_for(kernels, size, forced_slices);
   cl_mem ap = c.mem, bp = c.mem, partials = c.mem;  // never read when there is no product
@@ -239,13 +249,9 @@ bool inplace_pays(int m, int n, int k, double copied) {
 
 bool routes_inplace(const Kernels& kernels, char transa, char transb, int m, int n, int k,
                     const DeviceMatrix& a, const DeviceMatrix& b) {
-  if (takes_inplace(kernels, m, n)) return true;
-  if (!kernels.inplace[0][0]) return false;
   const Padded size = padded(kernels.params, m, n, k);
-  const InLayout in_layout = in_packed_layout(kernels.params, transa, transb, size, k, a, b);
-  const double copied = (in_layout.a ? 0.0 : double(size.kp) * size.mp) +
-                        (in_layout.b ? 0.0 : double(size.kp) * size.np);
-  return inplace_pays(m, n, k, copied);
+  return inplace_for(kernels, m, n, k, size,
+                     in_packed_layout(kernels.params, transa, transb, size, k, a, b));
 }
 
 bool takes_inplace(const Kernels& kernels, int m, int n) {

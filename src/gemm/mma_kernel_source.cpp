@@ -187,6 +187,14 @@ std::string global_c(const char* c, const std::string& row, const std::string& c
   return std::string(c) + "[(size_t)(" + col + ") * ldc + " + row + "]";
 }
 
+// Writes each accumulator, already alpha acc + beta C, to its entry of C through `c`.
+std::string store_accumulators(MmaShape shape, int tiles_i, int tiles_j, const char* c) {
+  return each_c_entry(shape, tiles_i, tiles_j,
+                      [&](const std::string& row, const std::string& col, const std::string& a) {
+                        return global_c(c, row, col) + " = " + a;
+                      });
+}
+
 // Local row of one column of C staged by staged_c_epilogue: 4 doubles of padding put the
 // four columns a quarter-warp reads (2t) on different banks.
 int staged_ld(const MmaKernelParams& p) { return p.bm + 4; }
@@ -220,10 +228,7 @@ std::string staged_c_epilogue(const MmaKernelParams& p, int tiles_i, int tiles_j
                              str(ld) + " + " + row + " - m0]";
                     });
   o += "      }\n    }\n";
-  return o + each_c_entry(p.shape, tiles_i, tiles_j,
-                          [](const std::string& row, const std::string& col, const std::string& a) {
-                            return global_c("cb", row, col) + " = " + a;
-                          });
+  return o + store_accumulators(p.shape, tiles_i, tiles_j, "cb");
 }
 
 }  // namespace
@@ -242,10 +247,7 @@ std::string warp_tile_epilogue(MmaShape shape, int tiles_i, int tiles_j, const c
                       [&](const std::string& row, const std::string& col, const std::string& a) {
                         return a + " = alpha * " + a + " + beta * " + global_c(c, row, col);
                       }) +
-         each_c_entry(shape, tiles_i, tiles_j,
-                      [&](const std::string& row, const std::string& col, const std::string& a) {
-                        return global_c(c, row, col) + " = " + a;
-                      });
+         store_accumulators(shape, tiles_i, tiles_j, c);
 }
 
 std::string mma_kernel_source(const MmaKernelParams& p) {
