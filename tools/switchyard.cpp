@@ -16,6 +16,8 @@
 //       installed beside this program in builds with OpenCL).
 //   switchyard gen-fem NX NY NZ [...]
 //       the FEM Poisson test problem of the sparse CG (tools/gen_fem.cpp).
+//   switchyard --help, switchyard help [COMMAND], switchyard COMMAND --help
+//       the usage above, or one command's.
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -48,9 +50,70 @@ int usage(FILE* out, int status) {
       "      figures the router weighs calls by\n"
       "bench benchmarks against their anchors (switchyard bench NAME --help)\n"
       "tune  finds the fastest gemm kernel for an OpenCL device; resumable\n"
-      "gen-fem  the sparse CG's FEM Poisson problem: build, write, solve\n",
+      "gen-fem  the sparse CG's FEM Poisson problem: build, write, solve\n"
+      "\n"
+      "switchyard COMMAND --help shows a command's options\n",
       out);
   return status;
+}
+
+bool is_help(const std::string& arg) { return arg == "--help" || arg == "-h"; }
+
+// What `switchyard COMMAND --help` prints; gen-fem's is in gen_fem.cpp. bench and tune are
+// answered here, so that their help shows in builds without their programs.
+const char* command_help(const std::string& command) {
+  if (command == "run") {
+    return "usage: switchyard run [--trace[=PATH]] [--report] [--] PROGRAM [ARGS...]\n"
+           "Runs PROGRAM with libswitchyard preloaded in front of its own BLAS/LAPACK\n"
+           "(and of any LD_PRELOAD already set).\n"
+           "  --trace[=PATH]  one line per call, its route and why, on stderr or appended\n"
+           "                  to PATH (SWITCHYARD_TRACE)\n"
+           "  --report        a table of calls, routes, time and GFLOP/s at exit\n"
+           "                  (SWITCHYARD_REPORT=1)\n"
+           "  --              ends the options\n"
+           "example: switchyard run --report -- ./solver input.dat\n";
+  }
+  if (command == "info") {
+    return "usage: switchyard info\n"
+           "Prints the version, the fallback libraries found, the CUDA devices and OpenCL\n"
+           "platforms seen (or why there are none), the gemm route's OpenCL device and\n"
+           "tuning entries, and each SWITCHYARD_* setting in force and where it came from.\n"
+           "example: SWITCHYARD_ROUTE_DGEMM=fallback switchyard info\n";
+  }
+  if (command == "calibrate") {
+    return "usage: switchyard calibrate [--fallback LIBRARY]\n"
+           "Times the fallback on each class of call (gemm, syrk, the QR routines) and a\n"
+           "cold start of each device, and stores the figures the router weighs calls by\n"
+           "in the cache directory, for that library and thread count. Run it once per\n"
+           "machine (about 30 s with OpenBLAS, 2 minutes with reference LAPACK).\n"
+           "  --fallback LIBRARY  the BLAS/LAPACK to time (default: SWITCHYARD_FALLBACK,\n"
+           "                      else the LAPACK this program is linked with)\n"
+           "example: switchyard calibrate --fallback /usr/lib/x86_64-linux-gnu/libopenblas.so.0\n";
+  }
+  if (command == "bench") {
+    return "usage: switchyard bench NAME [OPTIONS]   (switchyard bench NAME --help: its options)\n"
+           "Runs a benchmark, each figure beside an anchor measured in the same run\n"
+           "(switchyard-bench, installed beside this program in builds with CUDA):\n"
+           "  tsqr       geqrf against cuSOLVER and the fallback, with the memory and PCIe floors\n"
+           "  qr         geqrf + orgqr, economic QR and dgels, end to end\n"
+           "  cg         the sparse CG's SpMV and solve against cuSPARSE + cuBLAS\n"
+           "  gemm       the gemm route against cuBLAS, CLBlast and NVBLAS\n"
+           "  routing    the router's choice against the other route, cold and warm\n"
+           "  transfers  host-device transfer and pinning rates\n"
+           "example: switchyard bench routing --fallback libopenblas.so.0 --quick\n";
+  }
+  if (command == "tune") {
+    return "usage: switchyard tune [--precision d|s] [--device N] [--budget MINUTES]\n"
+           "Finds the fastest gemm kernel for an OpenCL device: screens the kernel variants\n"
+           "at two sizes, refines the best 50 over a sweep of sizes, and writes the best to\n"
+           "gemm-tuning.txt in the cache directory; a second run resumes where the first\n"
+           "stopped (switchyard-tune, installed beside this program in builds with OpenCL).\n"
+           "  --precision d|s    double (default) or single\n"
+           "  --device N         the OpenCL device, as SWITCHYARD_OPENCL_DEVICE names it\n"
+           "  --budget MINUTES   how long to search (default 30)\n"
+           "example: switchyard tune --precision d --budget 10\n";
+  }
+  return nullptr;
 }
 
 // The file this process loaded libswitchyard from: the one to preload.
@@ -146,19 +209,34 @@ int sibling(char** argv, const char* name, const char* needs) {
 
 int main(int argc, char** argv) {
   if (argc < 2) return usage(stderr, 2);
-  const std::string command = argv[1];
+  std::string command = argv[1];
+  if (argc == 2 && (command == "help" || is_help(command))) return usage(stdout, 0);
+  char help_option[] = "--help";
+  if (argc == 3 && command == "help") {  // switchyard help COMMAND: COMMAND --help
+    command = argv[2];
+    argv[2] = help_option;
+  }
+  if (argc >= 3 && is_help(argv[2])) {
+    if (const char* help = command_help(command)) {
+      std::fputs(help, stdout);
+      return 0;
+    }
+  }
   if (command == "run") return run(argc - 2, argv + 2);
   if (command == "bench") {
     return sibling(argv + 1, "switchyard-bench", "benchmarks need a build with CUDA");
   }
   if (command == "tune") return sibling(argv + 1, "switchyard-tune", "tuning needs a build with OpenCL");
   if (command == "info") {
+    if (argc > 2) {
+      std::fprintf(stderr, "switchyard info: unknown option %s\n", argv[2]);
+      return usage(stderr, 2);
+    }
     switchyard_print_info(stdout);
     return 0;
   }
   if (command == "calibrate") return calibrate(argc - 2, argv + 2, argv[0]);
   if (command == "gen-fem") return gen_fem_command(argc - 2, argv + 2);
-  if (command == "-h" || command == "--help" || command == "help") return usage(stdout, 0);
   std::fprintf(stderr, "switchyard: unknown command %s\n", command.c_str());
   return usage(stderr, 2);
 }
