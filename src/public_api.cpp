@@ -17,7 +17,11 @@ namespace {
 
 void print_devices(FILE* out) {
   const DeviceProbe& p = probe_devices();
-  std::fprintf(out, "CUDA support    %s\n", built_with_cuda ? "built" : "not built");
+  if (built_with_cuda) {
+    std::fprintf(out, "CUDA support    built for %s\n", cuda_architectures);
+  } else {
+    std::fprintf(out, "CUDA support    not built\n");
+  }
   if (p.cuda.empty()) std::fprintf(out, "CUDA devices    none: %s\n", p.cuda_absent.c_str());
   for (const CudaDevice& d : p.cuda) {
     std::fprintf(out, "CUDA device %d   %s, sm_%d%d, %.1f GiB%s\n", d.ordinal, d.name.c_str(),

@@ -4,10 +4,12 @@
 #include <mutex>
 #include <vector>
 
+#include "build_info.hpp"
 #include "config.hpp"
 #include "device/probe.hpp"
 #include "device/staging_memory.hpp"
 #include "device/startup.hpp"
+#include "kernel_image.hpp"
 
 namespace switchyard::cuda {
 namespace {
@@ -55,6 +57,19 @@ cudaError_t use_device() {
   return cudaSetDevice(device_ordinal());
 }
 
+// Why the kernels cannot run on the selected device, or empty: they need sm_80 (cp.async, FP64
+// mma), and this build's code for the device's architecture or PTX it can compile.
+std::string unsupported_device(const CudaDevice& d) {
+  const std::string which = "CUDA device " + std::to_string(d.ordinal) + " (" + d.name + ", sm_" +
+                            std::to_string(d.major) + std::to_string(d.minor) + ")";
+  if (d.major < 8) return which + ": the CUDA routes need compute capability 8.0 or later";
+  const cudaError_t image = kernels::kernel_image_status();
+  if (image == cudaSuccess) return "";
+  return which + ": " + describe(image) + "; this build holds CUDA code for " +
+         cuda_architectures + " (rebuild with -DCMAKE_CUDA_ARCHITECTURES naming " +
+         std::to_string(d.major) + std::to_string(d.minor) + ")";
+}
+
 }  // namespace
 
 const char* unavailable() {
@@ -77,7 +92,7 @@ const char* unavailable() {
       status = use_device();
       if (status == cudaSuccess) status = cudaFree(nullptr);
       if (status != cudaSuccess) return "CUDA context: " + describe(status);
-      return std::string();
+      return unsupported_device(probe_cuda_devices().cuda[std::size_t(device_ordinal())]);
     }();
     device::end_start(device::Family::cuda, failure.empty());
     return failure;

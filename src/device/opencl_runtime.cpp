@@ -136,6 +136,7 @@ std::vector<DeviceInfo> enumerate(const Api& cl, std::vector<cl_device_id>* ids,
       info.max_work_group = device_value<std::size_t>(cl, d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
       info.local_memory = std::size_t(device_value<cl_ulong>(cl, d, CL_DEVICE_LOCAL_MEM_SIZE));
       info.compute_units = int(device_value<cl_uint>(cl, d, CL_DEVICE_MAX_COMPUTE_UNITS));
+      info.max_clock_mhz = int(device_value<cl_uint>(cl, d, CL_DEVICE_MAX_CLOCK_FREQUENCY));
       info.global_memory = device_value<cl_ulong>(cl, d, CL_DEVICE_GLOBAL_MEM_SIZE);
       info.max_allocation = device_value<cl_ulong>(cl, d, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
       devices.push_back(info);

@@ -72,6 +72,7 @@ struct DeviceInfo {
   std::size_t max_work_group = 0;
   std::size_t local_memory = 0;   // bytes
   int compute_units = 0;          // CL_DEVICE_MAX_COMPUTE_UNITS: SMs on NVIDIA, cores on PoCL
+  int max_clock_mhz = 0;          // CL_DEVICE_MAX_CLOCK_FREQUENCY
   unsigned long long global_memory = 0;
   unsigned long long max_allocation = 0;
 };

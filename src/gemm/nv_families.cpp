@@ -145,6 +145,24 @@ bool nv_default(int cc, Precision precision, KernelParams& p) {
   return true;
 }
 
+double nv_estimated_gflops(int cc, int sms, int clock_mhz, Precision precision) {
+  // Flops per clock and multiprocessor of each family's instructions, from NVIDIA's published
+  // peaks: FP64 mma on sm_80 (m8n8k4), sm_90 (m16n8k16) and sm_100; the FP64 FMA units alone
+  // elsewhere (the GeForce and workstation parts, and any not listed). FP32 FMA: 64 lanes on
+  // sm_80, 128 on the others.
+  int per_clock = 4;
+  if (precision == Precision::f32) {
+    per_clock = cc == 80 ? 128 : 256;
+  } else if (cc == 80 || cc == 100) {
+    per_clock = 128;
+  } else if (cc == 90) {
+    per_clock = 256;
+  }
+  // The H200's shipped entries: 52.7 TFLOP/s (f64) and 51.4 (f32) of 132 SMs x 256 x 1.98 GHz.
+  const double share_of_peak = precision == Precision::f64 ? 0.79 : 0.77;
+  return share_of_peak * per_clock * double(sms) * double(clock_mhz) * 1e-3;
+}
+
 std::vector<KernelParams> nv_search_space(Precision precision, const DeviceLimits& limits) {
   std::vector<KernelParams> out;
   auto keep = [&](const KernelParams& p) {

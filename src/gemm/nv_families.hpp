@@ -32,6 +32,12 @@ std::string nv_emit_tn_kernel(const KernelParams& p);
 // of compute capability `cc` with no tuned entry; false when the families need more than it has.
 bool nv_default(int cc, Precision precision, KernelParams& p);
 
+// The rate nv_default's kernel may be expected to reach on an NVIDIA device of compute
+// capability `cc` with `sms` multiprocessors at `clock_mhz`, in GFLOP/s, for the router to weigh
+// calls by until the device has a tuned entry: the family's peak there, at the share of the peak
+// the H200's shipped kernels reach.
+double nv_estimated_gflops(int cc, int sms, int clock_mhz, Precision precision);
+
 // Candidates for the tuner's screening on an NVIDIA device: tiles, warp tiles, mma shapes, copy
 // paths and pipeline depths around the measured optimum, each valid under `limits` (whose
 // compute capability decides the shapes and copy paths).

@@ -121,8 +121,10 @@ Selection select(const opencl::DeviceInfo& device, Precision precision) {
   e.precision = precision;
   e.device = device.name;
   if (nv_default(device.nv_compute_capability, precision, e.params)) {
+    e.gflops = nv_estimated_gflops(device.nv_compute_capability, device.compute_units,
+                                   device.max_clock_mhz, precision);
     return {e, "NVIDIA sm_" + std::to_string(device.nv_compute_capability) + " default (" +
-                   (precision == Precision::f64 ? "mma" : "ffma") + " family)"};
+                   (precision == Precision::f64 ? "mma" : "ffma") + " family, rate estimated)"};
   }
   e.params = generic(device.is_gpu, precision);
   return {e, device.is_gpu ? "generic GPU default" : "generic CPU default"};

@@ -121,7 +121,10 @@ TEST(GemmTuningDatabase, NvidiaDevicesDefaultToTheirFamilies) {
   h200.name = "Some NVIDIA GPU";
   h200.is_gpu = true;
   h200.nv_compute_capability = 90;
-  EXPECT_EQ(gemm::select(h200, Precision::f64).source, "NVIDIA sm_90 default (mma family)");
+  h200.compute_units = 132;
+  h200.max_clock_mhz = 1980;
+  EXPECT_EQ(gemm::select(h200, Precision::f64).source,
+            "NVIDIA sm_90 default (mma family, rate estimated)");
   EXPECT_EQ(gemm::select(h200, Precision::f64).entry.params.family, gemm::Family::mma);
   EXPECT_TRUE(gemm::select(h200, Precision::f64).entry.params.swizzle);
   EXPECT_EQ(gemm::select(h200, Precision::f32).entry.params.family, gemm::Family::ffma);
@@ -131,6 +134,26 @@ TEST(GemmTuningDatabase, NvidiaDevicesDefaultToTheirFamilies) {
   h200.name = "Some NVIDIA GPU";
   h200.nv_compute_capability = 75;
   EXPECT_EQ(gemm::select(h200, Precision::f64).source, "generic GPU default");
+}
+
+// Without a tuned entry the router weighs an NVIDIA device by its family's peak at the H200's
+// share of it: the H200 itself comes out at its shipped rates, an A100 at its FP64 tensor cores'
+// rate, a GeForce card at its FP64 units' (which the fallback's CPU may well beat).
+TEST(GemmTuningDatabase, NvidiaRatesAreEstimatedWithoutAnEntry) {
+  EXPECT_NEAR(gemm::nv_estimated_gflops(90, 132, 1980, Precision::f64), 52700, 600);
+  EXPECT_NEAR(gemm::nv_estimated_gflops(90, 132, 1980, Precision::f32), 51400, 600);
+  EXPECT_NEAR(gemm::nv_estimated_gflops(80, 108, 1410, Precision::f64), 15400, 300);
+  EXPECT_NEAR(gemm::nv_estimated_gflops(89, 128, 2520, Precision::f64), 1020, 30);
+  EXPECT_GT(gemm::nv_estimated_gflops(89, 128, 2520, Precision::f32), 60000);
+  opencl::DeviceInfo a100;
+  a100.name = "NVIDIA A100-SXM4-80GB";
+  a100.is_gpu = true;
+  a100.nv_compute_capability = 80;
+  a100.compute_units = 108;
+  a100.max_clock_mhz = 1410;
+  const gemm::Selection s = gemm::select(a100, Precision::f64);
+  EXPECT_EQ(s.entry.params.shape, gemm::MmaShape::m8n8k4);
+  EXPECT_DOUBLE_EQ(s.entry.gflops, gemm::nv_estimated_gflops(80, 108, 1410, Precision::f64));
 }
 
 TEST(GemmKernelSource, InvalidParametersAreNamed) {
