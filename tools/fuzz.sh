@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_cg_input fuzz_tuning_entry fuzz_env_config fuzz_argument_checks)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_cg_input fuzz_tuning_entry fuzz_env_config fuzz_argument_checks
+  fuzz_dsdcg_arguments)
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSWITCHYARD_WITH_CUDA=OFF -DSWITCHYARD_FUZZ=ON -DBUILD_TESTING=OFF \

@@ -3,17 +3,20 @@
 // Switchyard's CG (and so on the GPU when the route takes it):
 //
 //   IERR 0 converged; 1 LENW < 5N or LENIW < 10 (ITER = 0, ERR = huge);
-//   2 no convergence in ITMAX iterations (ITER = ITMAX + 1), also on a NaN
-//   or infinity, which stops at once with ERR = NaN; 3 N < 1, NELT < 1, ITOL
-//   not 1, 2 or 11, ISYM not 0 or 1, or a matrix SLAP would misread (index
-//   out of range, duplicate entry, column without its diagonal first,
-//   ISYM = 0 but not symmetric); 4 TOL < 500 * 2^-53, reset to it, the
-//   solve goes on; 5 (r, z) <= 0 or a diagonal entry <= 0; 6 (p, Ap) <= 0.
-//   On 5 and 6 ITER is the iteration that broke down.
+//   2 no convergence in ITMAX iterations (ITER = ITMAX + 1, saturated at
+//   INT_MAX), also on a NaN or infinity, which stops at once with ERR =
+//   NaN; 3 N < 1, NELT < 1, ITOL not 1, 2 or 11, ISYM not 0 or 1, or a
+//   matrix SLAP would misread (index out of range, duplicate entry, column
+//   without its diagonal first, so also NELT < N, ISYM = 0 but not
+//   symmetric); 4 TOL < 500 * 2^-53, reset to it, the solve goes on; 5
+//   (r, z) <= 0 or a diagonal entry <= 0; 6 (p, Ap) <= 0. On 5 and 6 ITER
+//   is the iteration that broke down.
 //
 // A triad matrix (JA(N+1) != NELT + 1) is converted to SLAP column format
 // in place and left so, as SLATEC does: by columns, the diagonal first,
-// then ascending rows; JA then holds the N + 1 column pointers.
+// then ascending rows; JA then holds the N + 1 column pointers. A triad's
+// JA has only NELT entries, so JA(N+1) is read and written only where
+// NELT > N; with NELT = N (a diagonal matrix) JA(N+1) = N + 1 is implied.
 //
 // ITOL = 11 measures the error against the true solution in COMMON /DSLBLK/
 // SOLN(N): the library holds a weak reference to its symbol dslblk_, which
@@ -24,6 +27,7 @@
 // 5N + 1 report the workspace SLATEC would use.
 #include <algorithm>
 #include <cfloat>
+#include <climits>
 #include <cmath>
 #include <numeric>
 #include <vector>
@@ -44,8 +48,10 @@ constexpr double kTolFloor = 500.0 * DBL_EPSILON / 2.0;
 enum Ierr { kOk = 0, kWorkspace = 1, kNoConvergence = 2, kBadInput = 3, kTolReset = 4,
             kPreconditionerNotSpd = 5, kNotSpd = 6 };
 
-// DS2Y: triad to SLAP column format in place. Returns false, changing
-// nothing, when an index is out of range.
+// DS2Y: triad to SLAP column format in place, when NELT > N (JA has NELT
+// entries as a triad and N + 1 in column format, so only then is JA(N+1)
+// the caller's either way). Returns false, changing nothing, when an index
+// is out of range.
 bool triad_to_column(int n, int nelt, int* ia, int* ja, double* a) {
   if (ja[n] == (long long)nelt + 1) return true;  // already column format (no int overflow)
   for (int k = 0; k < nelt; ++k) {
@@ -78,6 +84,25 @@ bool triad_to_column(int n, int nelt, int* ia, int* ja, double* a) {
   return true;
 }
 
+// NELT = N, where a triad's JA has no JA(N+1): the matrix holds every
+// diagonal entry, which SLAP reads first in each column, only if it is
+// diagonal. Then it is sorted by column in place (IA(K) = JA(K) = K, the
+// column format's first N pointers and a triad alike; JA(N+1) = N + 1 is
+// implied, not written) and true returned; otherwise false, changing
+// nothing. A matrix in column format passes unchanged.
+bool diagonal_to_column(int n, int* ia, int* ja, double* a) {
+  std::vector<double> values(static_cast<std::size_t>(n));
+  std::vector<char> seen(static_cast<std::size_t>(n), 0);
+  for (int k = 0; k < n; ++k) {
+    if (ia[k] != ja[k] || ja[k] < 1 || ja[k] > n || seen[std::size_t(ja[k] - 1)]) return false;
+    seen[std::size_t(ja[k] - 1)] = 1;
+    values[std::size_t(ja[k] - 1)] = a[k];
+  }
+  for (int k = 0; k < n; ++k) ia[k] = ja[k] = k + 1;
+  std::copy(values.begin(), values.end(), a);
+  return true;
+}
+
 const double* common_dslblk() { return dslblk_; }
 
 }  // namespace
@@ -94,11 +119,18 @@ SWITCHYARD_EXPORT void dsdcg_(const int* n, const double* b, double* x, const in
     *ierr = kBadInput;
     return;
   }
-  if (!triad_to_column(*n, *nelt, ia, ja, a)) {
+  // With NELT < N a column lacks its diagonal entry.
+  std::vector<int> pointers;  // JA with JA(N+1), when NELT = N
+  if (*nelt > *n ? !triad_to_column(*n, *nelt, ia, ja, a)
+                 : *nelt < *n || !diagonal_to_column(*n, ia, ja, a)) {
     *ierr = kBadInput;
     return;
   }
-  if (*lenw < 5 * *n || *leniw < 10) {
+  if (*nelt == *n) {
+    pointers.resize(std::size_t(*n) + 1);
+    std::iota(pointers.begin(), pointers.end(), 1);
+  }
+  if (*lenw < 5LL * *n || *leniw < 10) {
     *ierr = kWorkspace;
     *iter = 0;
     *err = DBL_MAX;
@@ -140,7 +172,7 @@ SWITCHYARD_EXPORT void dsdcg_(const int* n, const double* b, double* x, const in
   m.n = *n;
   m.nelt = *nelt;
   m.ia = ia;
-  m.ja = ja;
+  m.ja = pointers.empty() ? ja : pointers.data();
   m.values = a;
   const SolveReport report = solve(m, b, x, q);
   const switchyard_cg_result& r = report.result;
@@ -149,7 +181,7 @@ SWITCHYARD_EXPORT void dsdcg_(const int* n, const double* b, double* x, const in
     case SWITCHYARD_CG_CONVERGED: *iter = r.iterations; break;
     case SWITCHYARD_CG_MAX_ITERATIONS:
     case SWITCHYARD_CG_NAN:
-      *iter = *itmax + 1;
+      *iter = *itmax < INT_MAX ? *itmax + 1 : INT_MAX;  // ITMAX + 1, saturated
       *ierr = kNoConvergence;
       break;
     case SWITCHYARD_CG_PRECONDITIONER_NOT_SPD:

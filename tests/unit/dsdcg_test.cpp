@@ -225,5 +225,74 @@ TEST(Dsdcg, IndefiniteMatrixGivesIerrSixAndNegativeDiagonalFive) {
   EXPECT_EQ(iter, 1);
 }
 
+// A triad's JA has NELT entries: with NELT <= N there is no JA(N+1) to read
+// or write. Each JA here sits in a longer buffer whose entry N holds a
+// sentinel that must stay as it is (and NELT + 1 would pass for column
+// format's JA(N+1)).
+TEST(Dsdcg, DiagonalTriadWithNeltEqualToNLeavesJaPastNeltAlone) {
+  for (const int sentinel : {4, -77}) {
+    int n = 3, nelt = 3, isym = 0, itol = 1, itmax = 10, iter = -1, ierr = -1, iunit = 0;
+    int lenw = 15, leniw = 10;
+    double tol = 1e-10, err = -1;
+    std::vector<int> ia = {3, 1, 2}, ja = {3, 1, 2, sentinel}, iwork(10);
+    std::vector<double> a = {4, 1, 2}, b = {1, 1, 1}, x = {0, 0, 0}, rwork(15);
+    dsdcg_(&n, b.data(), x.data(), &nelt, ia.data(), ja.data(), a.data(), &isym, &itol, &tol,
+           &itmax, &iter, &err, &ierr, &iunit, rwork.data(), &lenw, iwork.data(), &leniw);
+    EXPECT_EQ(ierr, 0) << sentinel;
+    EXPECT_EQ(ja[3], sentinel);
+    EXPECT_EQ(ia, (std::vector<int>{1, 2, 3}));  // sorted by column in place
+    EXPECT_EQ(std::vector<int>(ja.begin(), ja.begin() + 3), (std::vector<int>{1, 2, 3}));
+    EXPECT_EQ(a, (std::vector<double>{1, 2, 4}));
+    EXPECT_NEAR(x[0], 1.0, 1e-12);
+    EXPECT_NEAR(x[1], 0.5, 1e-12);
+    EXPECT_NEAR(x[2], 0.25, 1e-12);
+  }
+  // The same matrix in column format (JA(N+1) = NELT + 1) passes unchanged.
+  int n = 3, nelt = 3, isym = 1, itol = 1, itmax = 10, iter = -1, ierr = -1, iunit = 0;
+  int lenw = 15, leniw = 10;
+  double tol = 1e-10, err = -1;
+  std::vector<int> ia = {1, 2, 3}, ja = {1, 2, 3, 4}, iwork(10);
+  std::vector<double> a = {1, 2, 4}, b = {1, 1, 1}, x = {0, 0, 0}, rwork(15);
+  dsdcg_(&n, b.data(), x.data(), &nelt, ia.data(), ja.data(), a.data(), &isym, &itol, &tol,
+         &itmax, &iter, &err, &ierr, &iunit, rwork.data(), &lenw, iwork.data(), &leniw);
+  EXPECT_EQ(ierr, 0);
+  EXPECT_EQ(ja, (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_NEAR(x[2], 0.25, 1e-12);
+}
+
+TEST(Dsdcg, NeltBelowNOrAnOffDiagonalEntryWithNeltEqualToNGivesIerrThree) {
+  for (const int sentinel : {3, 4, -77}) {
+    for (const int nelt_given : {2, 3}) {
+      int n = 3, nelt = nelt_given, isym = 0, itol = 1, itmax = 10, iter = -1, ierr = -1;
+      int iunit = 0, lenw = 15, leniw = 10;
+      double tol = 1e-10, err = -1;
+      // NELT = 2: two diagonal entries; NELT = 3: (2, 1) in place of (2, 2).
+      std::vector<int> ia = {1, nelt_given == 2 ? 3 : 2, 3, sentinel};
+      std::vector<int> ja = {1, nelt_given == 2 ? 3 : 1, 3, sentinel}, iwork(10);
+      ja[std::size_t(nelt_given)] = sentinel;
+      const std::vector<int> ia_before = ia, ja_before = ja;
+      std::vector<double> a = {1, 2, 4}, b = {1, 1, 1}, x = {5, 6, 7}, rwork(15);
+      dsdcg_(&n, b.data(), x.data(), &nelt, ia.data(), ja.data(), a.data(), &isym, &itol, &tol,
+             &itmax, &iter, &err, &ierr, &iunit, rwork.data(), &lenw, iwork.data(), &leniw);
+      EXPECT_EQ(ierr, 3) << sentinel << " " << nelt_given;
+      EXPECT_EQ(ia, ia_before);
+      EXPECT_EQ(ja, ja_before);
+      EXPECT_EQ(x, (std::vector<double>{5, 6, 7}));
+    }
+  }
+}
+
+// ITER = ITMAX + 1 has no int for ITMAX = INT_MAX: it stays INT_MAX.
+TEST(Dsdcg, NoConvergenceWithItmaxIntMaxGivesIterIntMax) {
+  SlapProblem p;
+  p.b[3] = nan_value;  // stops at once
+  Call c;
+  c.itmax = std::numeric_limits<int>::max();
+  c.run(p);
+  EXPECT_EQ(c.ierr, 2);
+  EXPECT_EQ(c.iter, std::numeric_limits<int>::max());
+  EXPECT_TRUE(std::isnan(c.err));
+}
+
 }  // namespace
 }  // namespace switchyard::cg
