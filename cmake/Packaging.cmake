@@ -6,6 +6,11 @@ include(CMakePackageConfigHelpers)
 install(TARGETS switchyard EXPORT SwitchyardTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# libswitchyard64.so is preloaded or linked by name (docs/ilp64.md); the
+# package config and switchyard.pc describe libswitchyard.so only.
+if(TARGET switchyard64)
+  install(TARGETS switchyard64 LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(EXPORT SwitchyardTargets NAMESPACE Switchyard::
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Switchyard)
 

@@ -6,8 +6,10 @@ set(SWITCHYARD_SANITIZE "" CACHE STRING
 
 # A program that is not instrumented (the reference test programs the suites
 # preload the library into) needs the sanitizer's runtime loaded before the
-# library: SWITCHYARD_PRELOAD is what the suites put in LD_PRELOAD.
+# library: SWITCHYARD_PRELOAD (SWITCHYARD_PRELOAD64 for libswitchyard64.so) is what the
+# suites put in LD_PRELOAD.
 set(SWITCHYARD_PRELOAD $<TARGET_FILE:switchyard>)
+set(SWITCHYARD_PRELOAD64 $<TARGET_FILE:switchyard64>)
 if(SWITCHYARD_SANITIZE)
   add_compile_options(-fsanitize=${SWITCHYARD_SANITIZE} -fno-omit-frame-pointer
     -fno-sanitize-recover=all)
@@ -21,5 +23,6 @@ if(SWITCHYARD_SANITIZE)
     execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${runtime}
       OUTPUT_VARIABLE runtime_path OUTPUT_STRIP_TRAILING_WHITESPACE)
     set(SWITCHYARD_PRELOAD "${runtime_path}:$<TARGET_FILE:switchyard>")
+    set(SWITCHYARD_PRELOAD64 "${runtime_path}:$<TARGET_FILE:switchyard64>")
   endif()
 endif()

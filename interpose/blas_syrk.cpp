@@ -1,12 +1,12 @@
-// Fortran BLAS entry points: ssyrk_, dsyrk_ and their unsuffixed aliases.
+// The checked xSYRK of the Fortran entry points, 32-bit and 64-bit.
 #include <cstddef>
+#include <cstdint>
 
 #include "calls.hpp"
 #include "checks.hpp"
+#include "convention.hpp"
 #include "dispatch.hpp"
 #include "entry.hpp"
-#include "export.hpp"
-#include "fallback.hpp"
 #include "xerbla.hpp"
 
 namespace switchyard {
@@ -16,12 +16,12 @@ template <class T> struct SyrkTraits;
 template <> struct SyrkTraits<float> {
   static constexpr Routine routine = Routine::ssyrk;
   static constexpr const char* srname = "SSYRK ";
-  static SyrkFn<float>* next() { return fallback().ssyrk; }
+  template <class I> static SyrkFn<float, I>* next() { return next_library<I>().ssyrk; }
 };
 template <> struct SyrkTraits<double> {
   static constexpr Routine routine = Routine::dsyrk;
   static constexpr const char* srname = "DSYRK ";
-  static SyrkFn<double>* next() { return fallback().dsyrk; }
+  template <class I> static SyrkFn<double, I>* next() { return next_library<I>().dsyrk; }
 };
 
 // Reference quick returns, left to the fallback: nothing to do when C is empty or is to stay
@@ -34,53 +34,46 @@ const char* syrk_quick_return(int n, int k, T alpha, T beta) {
   return nullptr;
 }
 
-template <class T>
-void run_syrk_fallback(const SyrkCall<T>& s) {
-  SyrkTraits<T>::next()(&s.uplo, &s.trans, &s.n, &s.k, &s.alpha, s.a, &s.lda, &s.beta, s.c,
-                        &s.ldc, 1, 1);
+template <class T, class I>
+void run_next_syrk(char uplo, char trans, I n, I k, T alpha, const T* a, I lda, T beta, T* c,
+                   I ldc) {
+  SyrkTraits<T>::template next<I>()(&uplo, &trans, &n, &k, &alpha, a, &lda, &beta, c, &ldc, 1,
+                                    1);
 }
 
 }  // namespace
 
-template <class T>
-void syrk(char uplo, char trans, int n, int k, T alpha, const T* a, int lda, T beta, T* c,
-          int ldc) {
+template <class T, class I>
+void syrk(char uplo, char trans, I n, I k, T alpha, const T* a, I lda, T beta, T* c, I ldc) {
   if (int info = syrk_argument_error(uplo, trans, n, k, lda, ldc)) {
-    call_xerbla(SyrkTraits<T>::srname, info);
+    call_xerbla<I>(SyrkTraits<T>::srname, info);
     return;
   }
-  const SyrkCall<T> call{upper_letter(uplo), upper_letter(trans), n, k, alpha, a, lda, beta, c,
-                         ldc};
-  Shape shape{n, n, k, call.uplo, call.trans};
+  const char u = upper_letter(uplo), t = upper_letter(trans);
+  Shape shape{n, n, k, u, t};
   shape.same_operand = true;
   shape.reads_c = beta != T(0);
-  dispatch(SyrkTraits<T>::routine, shape, syrk_quick_return(n, k, alpha, beta), call,
-           run_syrk_fallback<T>);
+  if (!fits_int<I>(n, k, lda, ldc)) {
+    return run_too_wide(SyrkTraits<T>::routine, shape, [&] {
+      run_next_syrk<T, I>(u, t, n, k, alpha, a, lda, beta, c, ldc);
+    });
+  }
+  const SyrkCall<T> call{u, t, int(n), int(k), alpha, a, int(lda), beta, c, int(ldc)};
+  dispatch(SyrkTraits<T>::routine, shape, syrk_quick_return(call.n, call.k, alpha, beta), call,
+           [](const SyrkCall<T>& s) {
+             run_next_syrk<T, I>(s.uplo, s.trans, s.n, s.k, s.alpha, s.a, s.lda, s.beta, s.c,
+                                 s.ldc);
+           });
 }
 
-template void syrk<float>(char, char, int, int, float, const float*, int, float, float*, int);
-template void syrk<double>(char, char, int, int, double, const double*, int, double, double*,
-                           int);
+template void syrk<float, int>(char, char, int, int, float, const float*, int, float, float*,
+                               int);
+template void syrk<double, int>(char, char, int, int, double, const double*, int, double,
+                                double*, int);
+template void syrk<float, std::int64_t>(char, char, std::int64_t, std::int64_t, float,
+                                        const float*, std::int64_t, float, float*, std::int64_t);
+template void syrk<double, std::int64_t>(char, char, std::int64_t, std::int64_t, double,
+                                         const double*, std::int64_t, double, double*,
+                                         std::int64_t);
 
 }  // namespace switchyard
-
-SWITCHYARD_EXPORT void ssyrk_(const char* uplo, const char* trans, const int* n, const int* k,
-                              const float* alpha, const float* a, const int* lda,
-                              const float* beta, float* c, const int* ldc, std::size_t,
-                              std::size_t) {
-  switchyard::syrk(*uplo, *trans, *n, *k, *alpha, a, *lda, *beta, c, *ldc);
-}
-
-SWITCHYARD_EXPORT void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k,
-                              const double* alpha, const double* a, const int* lda,
-                              const double* beta, double* c, const int* ldc, std::size_t,
-                              std::size_t) {
-  switchyard::syrk(*uplo, *trans, *n, *k, *alpha, a, *lda, *beta, c, *ldc);
-}
-
-SWITCHYARD_EXPORT void ssyrk(const char*, const char*, const int*, const int*, const float*,
-                             const float*, const int*, const float*, float*, const int*,
-                             std::size_t, std::size_t) SWITCHYARD_ALIAS(ssyrk_);
-SWITCHYARD_EXPORT void dsyrk(const char*, const char*, const int*, const int*, const double*,
-                             const double*, const int*, const double*, double*, const int*,
-                             std::size_t, std::size_t) SWITCHYARD_ALIAS(dsyrk_);

@@ -11,64 +11,64 @@ bool same_letter(char a, char b) {
 
 char upper_letter(char c) { return char(std::toupper(static_cast<unsigned char>(c))); }
 
-int gemm_argument_error(char transa, char transb, int m, int n, int k, int lda, int ldb,
-                        int ldc) {
+int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldb,
+                        std::int64_t ldc) {
   const bool nota = same_letter(transa, 'N');
   const bool notb = same_letter(transb, 'N');
-  const int nrowa = nota ? m : k;
-  const int nrowb = notb ? k : n;
+  const std::int64_t nrowa = nota ? m : k;
+  const std::int64_t nrowb = notb ? k : n;
   if (!nota && !same_letter(transa, 'C') && !same_letter(transa, 'T')) return 1;
   if (!notb && !same_letter(transb, 'C') && !same_letter(transb, 'T')) return 2;
   if (m < 0) return 3;
   if (n < 0) return 4;
   if (k < 0) return 5;
-  if (lda < std::max(1, nrowa)) return 8;
-  if (ldb < std::max(1, nrowb)) return 10;
-  if (ldc < std::max(1, m)) return 13;
+  if (lda < std::max<std::int64_t>(1, nrowa)) return 8;
+  if (ldb < std::max<std::int64_t>(1, nrowb)) return 10;
+  if (ldc < std::max<std::int64_t>(1, m)) return 13;
   return 0;
 }
 
-int syrk_argument_error(char uplo, char trans, int n, int k, int lda, int ldc) {
-  const int nrowa = same_letter(trans, 'N') ? n : k;
+int syrk_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldc) {
+  const std::int64_t nrowa = same_letter(trans, 'N') ? n : k;
   if (!same_letter(uplo, 'U') && !same_letter(uplo, 'L')) return 1;
   if (!same_letter(trans, 'N') && !same_letter(trans, 'T') && !same_letter(trans, 'C')) return 2;
   if (n < 0) return 3;
   if (k < 0) return 4;
-  if (lda < std::max(1, nrowa)) return 7;
-  if (ldc < std::max(1, n)) return 10;
+  if (lda < std::max<std::int64_t>(1, nrowa)) return 7;
+  if (ldc < std::max<std::int64_t>(1, n)) return 10;
   return 0;
 }
 
-int geqrf_argument_error(int m, int n, int lda, int lwork) {
+int geqrf_argument_error(std::int64_t m, std::int64_t n, std::int64_t lda, std::int64_t lwork) {
   if (m < 0) return 1;
   if (n < 0) return 2;
-  if (lda < std::max(1, m)) return 4;
+  if (lda < std::max<std::int64_t>(1, m)) return 4;
   const bool query = lwork == -1;
-  if (!query && (lwork <= 0 || (m > 0 && lwork < std::max(1, n)))) return 7;
+  if (!query && (lwork <= 0 || (m > 0 && lwork < std::max<std::int64_t>(1, n)))) return 7;
   return 0;
 }
 
-int orgqr_argument_error(int m, int n, int k, int lda, int lwork) {
+int orgqr_argument_error(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t lwork) {
   if (m < 0) return 1;
   if (n < 0 || n > m) return 2;
   if (k < 0 || k > n) return 3;
-  if (lda < std::max(1, m)) return 5;
-  if (lwork != -1 && lwork < std::max(1, n)) return 8;
+  if (lda < std::max<std::int64_t>(1, m)) return 5;
+  if (lwork != -1 && lwork < std::max<std::int64_t>(1, n)) return 8;
   return 0;
 }
 
-int ormqr_argument_error(char side, char trans, int m, int n, int k, int lda, int ldc,
-                         int lwork) {
+int ormqr_argument_error(char side, char trans, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldc,
+                         std::int64_t lwork) {
   const bool left = same_letter(side, 'L');
-  const int nq = left ? m : n;  // the order of Q
-  const int nw = std::max(1, left ? n : m);
+  const std::int64_t nq = left ? m : n;  // the order of Q
+  const std::int64_t nw = std::max<std::int64_t>(1, left ? n : m);
   if (!left && !same_letter(side, 'R')) return 1;
   if (!same_letter(trans, 'N') && !same_letter(trans, 'T')) return 2;
   if (m < 0) return 3;
   if (n < 0) return 4;
   if (k < 0 || k > nq) return 5;
-  if (lda < std::max(1, nq)) return 7;
-  if (ldc < std::max(1, m)) return 10;
+  if (lda < std::max<std::int64_t>(1, nq)) return 7;
+  if (ldc < std::max<std::int64_t>(1, m)) return 10;
   if (lwork != -1 && lwork < nw) return 12;
   return 0;
 }

@@ -1,7 +1,10 @@
 // Argument checks exactly as reference BLAS/LAPACK make them: same order,
 // same parameter numbers. Each returns the number XERBLA is to be called
-// with, 0 when the arguments are valid.
+// with, 0 when the arguments are valid. The integers are taken 64-bit, so
+// that one check serves the 32-bit and the 64-bit entry points.
 #pragma once
+
+#include <cstdint>
 
 namespace switchyard {
 
@@ -12,20 +15,20 @@ bool same_letter(char a, char b);
 char upper_letter(char c);
 
 // xGEMM: 1 TRANSA, 2 TRANSB, 3 M, 4 N, 5 K, 8 LDA, 10 LDB, 13 LDC.
-int gemm_argument_error(char transa, char transb, int m, int n, int k, int lda, int ldb,
-                        int ldc);
+int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldb,
+                        std::int64_t ldc);
 
 // xSYRK: 1 UPLO, 2 TRANS, 3 N, 4 K, 7 LDA, 10 LDC.
-int syrk_argument_error(char uplo, char trans, int n, int k, int lda, int ldc);
+int syrk_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldc);
 
 // xGEQRF (LAPACK 3.11): 1 M, 2 N, 4 LDA, 7 LWORK (unless LWORK = -1, a query).
-int geqrf_argument_error(int m, int n, int lda, int lwork);
+int geqrf_argument_error(std::int64_t m, std::int64_t n, std::int64_t lda, std::int64_t lwork);
 
 // xORGQR: 1 M, 2 N, 3 K, 5 LDA, 8 LWORK (unless LWORK = -1, a query).
-int orgqr_argument_error(int m, int n, int k, int lda, int lwork);
+int orgqr_argument_error(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t lwork);
 
 // xORMQR: 1 SIDE, 2 TRANS, 3 M, 4 N, 5 K, 7 LDA, 10 LDC, 12 LWORK (unless LWORK = -1).
-int ormqr_argument_error(char side, char trans, int m, int n, int k, int lda, int ldc,
-                         int lwork);
+int ormqr_argument_error(char side, char trans, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldc,
+                         std::int64_t lwork);
 
 }  // namespace switchyard

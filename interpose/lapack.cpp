@@ -1,12 +1,12 @@
-// Fortran LAPACK entry points: sgeqrf_, dgeqrf_ and their unsuffixed aliases.
+// The checked xGEQRF of the Fortran entry points, 32-bit and 64-bit.
 #include <algorithm>
+#include <cstdint>
 
 #include "calls.hpp"
 #include "checks.hpp"
+#include "convention.hpp"
 #include "dispatch.hpp"
 #include "entry.hpp"
-#include "export.hpp"
-#include "fallback.hpp"
 #include "xerbla.hpp"
 
 namespace switchyard {
@@ -16,12 +16,12 @@ template <class T> struct GeqrfTraits;
 template <> struct GeqrfTraits<float> {
   static constexpr Routine routine = Routine::sgeqrf;
   static constexpr const char* srname = "SGEQRF";
-  static GeqrfFn<float>* next() { return fallback().sgeqrf; }
+  template <class I> static GeqrfFn<float, I>* next() { return next_library<I>().sgeqrf; }
 };
 template <> struct GeqrfTraits<double> {
   static constexpr Routine routine = Routine::dgeqrf;
   static constexpr const char* srname = "DGEQRF";
-  static GeqrfFn<double>* next() { return fallback().dgeqrf; }
+  template <class I> static GeqrfFn<double, I>* next() { return next_library<I>().dgeqrf; }
 };
 
 // Workspace queries and empty matrices are answered by the fallback, so the
@@ -32,43 +32,43 @@ const char* geqrf_quick_return(int m, int n, int lwork) {
   return nullptr;
 }
 
-template <class T>
-void run_geqrf_fallback(const GeqrfCall<T>& g) {
-  GeqrfTraits<T>::next()(&g.m, &g.n, g.a, &g.lda, g.tau, g.work, &g.lwork, g.info);
+template <class T, class I>
+void run_next_geqrf(I m, I n, T* a, I lda, T* tau, T* work, I lwork, I* info) {
+  GeqrfTraits<T>::template next<I>()(&m, &n, a, &lda, tau, work, &lwork, info);
 }
 
 }  // namespace
 
-template <class T>
-void geqrf(int m, int n, T* a, int lda, T* tau, T* work, int lwork, int* info) {
+template <class T, class I>
+void geqrf(I m, I n, T* a, I lda, T* tau, T* work, I lwork, I* info) {
   *info = 0;
   if (int bad = geqrf_argument_error(m, n, lda, lwork)) {
     *info = -bad;
-    call_xerbla(GeqrfTraits<T>::srname, bad);
+    call_xerbla<I>(GeqrfTraits<T>::srname, bad);
     return;
   }
-  const GeqrfCall<T> call{m, n, a, lda, tau, work, lwork, info};
   const Shape shape{m, n};
-  dispatch(GeqrfTraits<T>::routine, shape, geqrf_quick_return(m, n, lwork), call,
-           run_geqrf_fallback<T>);
+  if (!fits_int<I>(m, n, lda, lwork)) {
+    return run_too_wide(GeqrfTraits<T>::routine, shape,
+                        [&] { run_next_geqrf<T, I>(m, n, a, lda, tau, work, lwork, info); });
+  }
+  // The routes write INFO as an int; it is 0 or a parameter number, which fits any width.
+  int checked_info = 0;
+  const GeqrfCall<T> call{int(m), int(n), a, int(lda), tau, work, int(lwork), &checked_info};
+  dispatch(GeqrfTraits<T>::routine, shape, geqrf_quick_return(call.m, call.n, call.lwork), call,
+           [](const GeqrfCall<T>& g) {
+             I next_info = 0;
+             run_next_geqrf<T, I>(g.m, g.n, g.a, g.lda, g.tau, g.work, g.lwork, &next_info);
+             *g.info = int(next_info);
+           });
+  *info = checked_info;
 }
 
-template void geqrf<float>(int, int, float*, int, float*, float*, int, int*);
-template void geqrf<double>(int, int, double*, int, double*, double*, int, int*);
+template void geqrf<float, int>(int, int, float*, int, float*, float*, int, int*);
+template void geqrf<double, int>(int, int, double*, int, double*, double*, int, int*);
+template void geqrf<float, std::int64_t>(std::int64_t, std::int64_t, float*, std::int64_t,
+                                         float*, float*, std::int64_t, std::int64_t*);
+template void geqrf<double, std::int64_t>(std::int64_t, std::int64_t, double*, std::int64_t,
+                                          double*, double*, std::int64_t, std::int64_t*);
 
 }  // namespace switchyard
-
-SWITCHYARD_EXPORT void sgeqrf_(const int* m, const int* n, float* a, const int* lda, float* tau,
-                               float* work, const int* lwork, int* info) {
-  switchyard::geqrf(*m, *n, a, *lda, tau, work, *lwork, info);
-}
-
-SWITCHYARD_EXPORT void dgeqrf_(const int* m, const int* n, double* a, const int* lda,
-                               double* tau, double* work, const int* lwork, int* info) {
-  switchyard::geqrf(*m, *n, a, *lda, tau, work, *lwork, info);
-}
-
-SWITCHYARD_EXPORT void sgeqrf(const int*, const int*, float*, const int*, float*, float*,
-                              const int*, int*) SWITCHYARD_ALIAS(sgeqrf_);
-SWITCHYARD_EXPORT void dgeqrf(const int*, const int*, double*, const int*, double*, double*,
-                              const int*, int*) SWITCHYARD_ALIAS(dgeqrf_);

@@ -10,11 +10,7 @@
 namespace switchyard {
 namespace {
 
-// Libraries tried last: the reference BLAS/LAPACK Switchyard is linked with,
-// which covers a program that loaded its BLAS privately (RTLD_LOCAL).
-constexpr const char* safety_net[] = {"liblapack.so.3", "libblas.so.3"};
-
-// The routines Switchyard hands to its fallback (the table below).
+// The routines Switchyard hands to its fallback (resolve_table).
 constexpr const char* handed_on[] = {"sgemm_",  "dgemm_",  "ssyrk_",  "dsyrk_",
                                      "sgeqrf_", "dgeqrf_", "sorgqr_", "dorgqr_",
                                      "sormqr_", "dormqr_", "strsm_",  "dtrsm_"};
@@ -33,13 +29,15 @@ bool is_own(void* symbol) {
   return dladdr(symbol, &where) != 0 && where.dli_fbase == own_base();
 }
 
-// A library that defines none of them (libm, libz), itself or through the
-// libraries it depends on, is surely not the one meant; one that defines some
-// runs those, and the next library the rest.
+// A library that defines none of them in either width's names (libm, libz),
+// itself or through the libraries it depends on, is surely not the one meant;
+// one that defines some runs those, and the next library the rest.
 bool defines_any_handed_on(void* handle) {
   for (const char* name : handed_on) {
-    void* s = dlsym(handle, name);
-    if (s && !is_own(s)) return true;
+    for (const std::string& s : {std::string(name), name + std::string(ilp64_suffix)}) {
+      void* symbol = dlsym(handle, s.c_str());
+      if (symbol && !is_own(symbol)) return true;
+    }
   }
   return false;
 }
@@ -63,20 +61,28 @@ void* override_library() {
   return handle;
 }
 
-void* resolve(const char* name, void* override_handle) {
-  if (override_handle) {
-    void* s = dlsym(override_handle, name);
+// Opened once, whichever table is resolved first, so that a refusal is said once.
+void* override_handle() {
+  static void* const handle = override_library();
+  return handle;
+}
+
+void* resolve(const std::string& plain, const TableSource& source, void* override_lib) {
+  const std::string name = plain + source.suffix;
+  if (override_lib) {
+    void* s = dlsym(override_lib, name.c_str());
     if (s && !is_own(s)) return s;
   }
-  void* next = dlsym(RTLD_NEXT, name);
+  void* next = dlsym(RTLD_NEXT, name.c_str());
   if (next && !is_own(next)) return next;
-  for (const char* lib : safety_net) {
-    void* handle = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-    void* s = handle ? dlsym(handle, name) : nullptr;
+  const std::string net_name = plain + source.net_suffix;
+  for (std::size_t i = 0; i < source.net_count; ++i) {
+    void* handle = dlopen(source.net[i], source.net_flags);
+    void* s = handle ? dlsym(handle, net_name.c_str()) : nullptr;
     if (s && !is_own(s)) return s;
   }
   std::fprintf(stderr, "switchyard: fatal: no BLAS/LAPACK library provides %s; "
-               "set SWITCHYARD_FALLBACK to one that does\n", name);
+               "set SWITCHYARD_FALLBACK to one that does\n", name.c_str());
   std::abort();
 }
 
@@ -86,33 +92,37 @@ std::string origin(void* symbol) {
 }
 
 template <class Fn>
-Fn* lookup(const char* name, void* override_handle) {
-  return reinterpret_cast<Fn*>(resolve(name, override_handle));
+Fn* lookup(const char* plain, const TableSource& source) {
+  return reinterpret_cast<Fn*>(resolve(plain, source, override_handle()));
 }
 
 }  // namespace
 
-const Fallback& fallback() {
-  static const Fallback table = [] {
-    void* lib = override_library();
-    Fallback f{};
-    f.sgemm = lookup<GemmFn<float>>("sgemm_", lib);
-    f.dgemm = lookup<GemmFn<double>>("dgemm_", lib);
-    f.ssyrk = lookup<SyrkFn<float>>("ssyrk_", lib);
-    f.dsyrk = lookup<SyrkFn<double>>("dsyrk_", lib);
-    f.sgeqrf = lookup<GeqrfFn<float>>("sgeqrf_", lib);
-    f.dgeqrf = lookup<GeqrfFn<double>>("dgeqrf_", lib);
-    f.sorgqr = lookup<OrgqrFn<float>>("sorgqr_", lib);
-    f.dorgqr = lookup<OrgqrFn<double>>("dorgqr_", lib);
-    f.sormqr = lookup<OrmqrFn<float>>("sormqr_", lib);
-    f.dormqr = lookup<OrmqrFn<double>>("dormqr_", lib);
-    f.strsm = lookup<TrsmFn<float>>("strsm_", lib);
-    f.dtrsm = lookup<TrsmFn<double>>("dtrsm_", lib);
-    f.blas_origin = origin(reinterpret_cast<void*>(f.dgemm));
-    f.lapack_origin = origin(reinterpret_cast<void*>(f.dgeqrf));
-    return f;
-  }();
-  return table;
+void* resolve_symbol(const char* plain, const TableSource& source) {
+  return resolve(plain, source, override_handle());
 }
+
+template <class I>
+FallbackTable<I> resolve_table(const TableSource& source) {
+  FallbackTable<I> f{};
+  f.sgemm = lookup<GemmFn<float, I>>("sgemm_", source);
+  f.dgemm = lookup<GemmFn<double, I>>("dgemm_", source);
+  f.ssyrk = lookup<SyrkFn<float, I>>("ssyrk_", source);
+  f.dsyrk = lookup<SyrkFn<double, I>>("dsyrk_", source);
+  f.sgeqrf = lookup<GeqrfFn<float, I>>("sgeqrf_", source);
+  f.dgeqrf = lookup<GeqrfFn<double, I>>("dgeqrf_", source);
+  f.sorgqr = lookup<OrgqrFn<float, I>>("sorgqr_", source);
+  f.dorgqr = lookup<OrgqrFn<double, I>>("dorgqr_", source);
+  f.sormqr = lookup<OrmqrFn<float, I>>("sormqr_", source);
+  f.dormqr = lookup<OrmqrFn<double, I>>("dormqr_", source);
+  f.strsm = lookup<TrsmFn<float, I>>("strsm_", source);
+  f.dtrsm = lookup<TrsmFn<double, I>>("dtrsm_", source);
+  f.blas_origin = origin(reinterpret_cast<void*>(f.dgemm));
+  f.lapack_origin = origin(reinterpret_cast<void*>(f.dgeqrf));
+  return f;
+}
+
+template FallbackTable<int> resolve_table<int>(const TableSource&);
+template FallbackTable<std::int64_t> resolve_table<std::int64_t>(const TableSource&);
 
 }  // namespace switchyard

@@ -4,62 +4,102 @@
 // with -lswitchyard it is reference LAPACK/BLAS; SWITCHYARD_FALLBACK names a
 // library that overrides both. A symbol that resolves back into Switchyard is
 // never used, so a call can not loop into itself.
+//
+// There are two tables, one for each integer width of the ABI (docs/ilp64.md):
+// fallback() with int arguments, which the routes and the 32-bit entry points
+// use, and fallback64() with std::int64_t arguments, for the 64-bit entry
+// points. Each library defines both in its own source (library_*.cpp), since
+// the names they are found under differ between libswitchyard.so and
+// libswitchyard64.so.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace switchyard {
 
-template <class T>
-using GemmFn = void(const char* transa, const char* transb, const int* m, const int* n,
-                    const int* k, const T* alpha, const T* a, const int* lda, const T* b,
-                    const int* ldb, const T* beta, T* c, const int* ldc, std::size_t transa_len,
+template <class T, class I = int>
+using GemmFn = void(const char* transa, const char* transb, const I* m, const I* n, const I* k,
+                    const T* alpha, const T* a, const I* lda, const T* b, const I* ldb,
+                    const T* beta, T* c, const I* ldc, std::size_t transa_len,
                     std::size_t transb_len);
 
-template <class T>
-using SyrkFn = void(const char* uplo, const char* trans, const int* n, const int* k,
-                    const T* alpha, const T* a, const int* lda, const T* beta, T* c,
-                    const int* ldc, std::size_t uplo_len, std::size_t trans_len);
+template <class T, class I = int>
+using SyrkFn = void(const char* uplo, const char* trans, const I* n, const I* k, const T* alpha,
+                    const T* a, const I* lda, const T* beta, T* c, const I* ldc,
+                    std::size_t uplo_len, std::size_t trans_len);
 
-template <class T>
-using GeqrfFn = void(const int* m, const int* n, T* a, const int* lda, T* tau, T* work,
-                     const int* lwork, int* info);
+template <class T, class I = int>
+using GeqrfFn = void(const I* m, const I* n, T* a, const I* lda, T* tau, T* work,
+                     const I* lwork, I* info);
 
-template <class T>
-using OrgqrFn = void(const int* m, const int* n, const int* k, T* a, const int* lda,
-                     const T* tau, T* work, const int* lwork, int* info);
+template <class T, class I = int>
+using OrgqrFn = void(const I* m, const I* n, const I* k, T* a, const I* lda, const T* tau,
+                     T* work, const I* lwork, I* info);
 
-template <class T>
-using OrmqrFn = void(const char* side, const char* trans, const int* m, const int* n,
-                     const int* k, const T* a, const int* lda, const T* tau, T* c,
-                     const int* ldc, T* work, const int* lwork, int* info, std::size_t side_len,
-                     std::size_t trans_len);
+template <class T, class I = int>
+using OrmqrFn = void(const char* side, const char* trans, const I* m, const I* n, const I* k,
+                     const T* a, const I* lda, const T* tau, T* c, const I* ldc, T* work,
+                     const I* lwork, I* info, std::size_t side_len, std::size_t trans_len);
 
-template <class T>
+template <class T, class I = int>
 using TrsmFn = void(const char* side, const char* uplo, const char* transa, const char* diag,
-                    const int* m, const int* n, const T* alpha, const T* a, const int* lda, T* b,
-                    const int* ldb, std::size_t, std::size_t, std::size_t, std::size_t);
+                    const I* m, const I* n, const T* alpha, const T* a, const I* lda, T* b,
+                    const I* ldb, std::size_t, std::size_t, std::size_t, std::size_t);
 
-struct Fallback {
-  GemmFn<float>* sgemm;
-  GemmFn<double>* dgemm;
-  SyrkFn<float>* ssyrk;
-  SyrkFn<double>* dsyrk;
-  GeqrfFn<float>* sgeqrf;
-  GeqrfFn<double>* dgeqrf;
-  OrgqrFn<float>* sorgqr;
-  OrgqrFn<double>* dorgqr;
-  OrmqrFn<float>* sormqr;
-  OrmqrFn<double>* dormqr;
-  TrsmFn<float>* strsm;
-  TrsmFn<double>* dtrsm;
-  std::string blas_origin;    // the file dgemm_ was found in
-  std::string lapack_origin;  // the file dgeqrf_ was found in
+template <class I>
+struct FallbackTable {
+  GemmFn<float, I>* sgemm;
+  GemmFn<double, I>* dgemm;
+  SyrkFn<float, I>* ssyrk;
+  SyrkFn<double, I>* dsyrk;
+  GeqrfFn<float, I>* sgeqrf;
+  GeqrfFn<double, I>* dgeqrf;
+  OrgqrFn<float, I>* sorgqr;
+  OrgqrFn<double, I>* dorgqr;
+  OrmqrFn<float, I>* sormqr;
+  OrmqrFn<double, I>* dormqr;
+  TrsmFn<float, I>* strsm;
+  TrsmFn<double, I>* dtrsm;
+  std::string blas_origin;    // the file dgemm was found in
+  std::string lapack_origin;  // the file dgeqrf was found in
 };
+using Fallback = FallbackTable<int>;
+using Fallback64 = FallbackTable<std::int64_t>;
 
 // Resolved once, on first use. A symbol found nowhere is a fatal error with a
 // clear message: there is no way to compute a correct answer without it.
 const Fallback& fallback();
+// Resolved on the first 64-bit call, so that a program that makes none never
+// needs a 64-bit library.
+const Fallback64& fallback64();
+
+// How a library_*.cpp finds one table: each routine's Fortran name ("dgemm_")
+// with `suffix` appended, in the SWITCHYARD_FALLBACK library, then in the next
+// library; failing both, with `net_suffix` appended in the safety-net
+// libraries `net`, opened with `net_flags`.
+struct TableSource {
+  const char* suffix;
+  const char* const* net;
+  std::size_t net_count;
+  const char* net_suffix;
+  int net_flags;
+};
+
+template <class I>
+FallbackTable<I> resolve_table(const TableSource& source);
+
+// One routine found as resolve_table finds each of its own.
+void* resolve_symbol(const char* plain, const TableSource& source);
+
+// A routine outside the tables, found as fallback64()'s are: libswitchyard.so exports a few
+// 64-bit names only so that other libraries recognise it (isamax_64_), and hands their calls on.
+void* next_symbol64(const char* plain);
+
+// The suffix a 64-bit entry point's error handlers and fallback add to a name
+// to find its 64-bit form: "64_" in libswitchyard.so (xerbla_64_), "" in
+// libswitchyard64.so, whose plain names are the 64-bit ones.
+extern const char* const ilp64_suffix;
 
 }  // namespace switchyard

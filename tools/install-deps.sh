@@ -8,6 +8,8 @@ packages=(
   clang libclang-rt-14-dev                   # libFuzzer and clang's sanitizers (tools/fuzz.sh)
   libblas-dev liblapack-dev liblapacke-dev   # reference BLAS, CBLAS, LAPACK, LAPACKE
   libblas-test liblapack-test                # the reference test programs
+  libblas64-dev liblapack64-dev              # 64-bit reference BLAS, LAPACK (libswitchyard64.so)
+  libblas64-test liblapack64-test            # and their test programs
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd  # OpenCL loader and PoCL on the CPU
   python3-numpy python3-scipy octave r-base-core     # the client tests' programs
 )

@@ -4,8 +4,9 @@
 # its calls went through Switchyard (on the forced route, when one is forced).
 #
 # usage: run_suite.sh PRELOAD KIND PROGRAM INPUT PASSED_LINES ROUTINES [VAR=VALUE...]
-#   PRELOAD       LD_PRELOAD: libswitchyard.so, after the sanitizer's runtime
-#                 in a sanitizer build
+#   PRELOAD       LD_PRELOAD: libswitchyard.so (libswitchyard64.so for the
+#                 64-bit programs), after the sanitizer's runtime in a
+#                 sanitizer build
 #   KIND          blas3 (summary in the file named by INPUT), cblas3 or lin (stdout)
 #   INPUT         a file beside PROGRAM, or an absolute path
 #   PASSED_LINES  how many "passed" lines a complete run prints
@@ -19,15 +20,18 @@ fail() { echo "FAIL: $*"; exit 1; }
 source "$(dirname "$0")/../check_forced_route.sh"
 
 # The test programs: on the PATH (the GPU machine stages them there), else
-# where Debian's libblas-test and liblapack-test install them.
+# where Debian's libblas-test and liblapack-test install them. The 64-bit ones
+# of libblas64-test and liblapack64-test have the same names in their own
+# folders, and are given with the folder: blas64/xblat3d, lapack64/xlintstd.
 find_program() {
   command -v "$1" 2>/dev/null && return
-  for dir in /usr/lib/x86_64-linux-gnu/blas /usr/lib/x86_64-linux-gnu/lapack; do
+  for dir in /usr/lib/x86_64-linux-gnu/blas /usr/lib/x86_64-linux-gnu/lapack \
+      /usr/lib/x86_64-linux-gnu; do
     [ -x "$dir/$1" ] && { echo "$dir/$1"; return; }
   done
 }
 exe=$(find_program "$program")
-[ -n "$exe" ] || fail "$program not found (install libblas-test and liblapack-test)"
+[ -n "$exe" ] || fail "$program not found (install libblas-test and liblapack-test, or libblas64-test and liblapack64-test)"
 case $input in
   /*) input_file=$input ;;                     # an input file of the project's own
   *) input_file=$(dirname "$exe")/$input ;;    # a standard one, beside the program

@@ -1,0 +1,22 @@
+// libswitchyard.so's 32-bit names, as reference BLAS, CBLAS, LAPACK and
+// LAPACKE have them (dgemm_, cblas_dgemm, LAPACKE_dgeqrf), and the Fortran
+// names without the trailing underscore that some compilers use.
+#include <cstddef>
+
+#include "entry.hpp"
+#include "export.hpp"
+
+#define SWITCHYARD_INT int
+#define SWITCHYARD_NAME(name) name
+#include "names.inc"
+
+SWITCHYARD_EXPORT decltype(sgemm_) sgemm SWITCHYARD_ALIAS(sgemm_);
+SWITCHYARD_EXPORT decltype(dgemm_) dgemm SWITCHYARD_ALIAS(dgemm_);
+SWITCHYARD_EXPORT decltype(ssyrk_) ssyrk SWITCHYARD_ALIAS(ssyrk_);
+SWITCHYARD_EXPORT decltype(dsyrk_) dsyrk SWITCHYARD_ALIAS(dsyrk_);
+SWITCHYARD_EXPORT decltype(sgeqrf_) sgeqrf SWITCHYARD_ALIAS(sgeqrf_);
+SWITCHYARD_EXPORT decltype(dgeqrf_) dgeqrf SWITCHYARD_ALIAS(dgeqrf_);
+SWITCHYARD_EXPORT decltype(sorgqr_) sorgqr SWITCHYARD_ALIAS(sorgqr_);
+SWITCHYARD_EXPORT decltype(dorgqr_) dorgqr SWITCHYARD_ALIAS(dorgqr_);
+SWITCHYARD_EXPORT decltype(sormqr_) sormqr SWITCHYARD_ALIAS(sormqr_);
+SWITCHYARD_EXPORT decltype(dormqr_) dormqr SWITCHYARD_ALIAS(dormqr_);

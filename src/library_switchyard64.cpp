@@ -1,0 +1,129 @@
+// What libswitchyard64.so finds in other libraries. Its plain names are the
+// 64-bit ones, as in Debian's libblas64.so.3 and liblapack64.so.3, and so are
+// the next library's: a process that loads it has no 32-bit BLAS to hand
+// anything on to. The routes, written for int, reach the 64-bit fallback
+// through the widening adapters below.
+#include <dlfcn.h>
+
+#include <cstdint>
+
+#include "fallback.hpp"
+
+namespace switchyard {
+namespace {
+
+// Debian's 64-bit reference LAPACK/BLAS, which libswitchyard64.so is linked with.
+constexpr const char* ilp64_net[] = {"liblapack64.so.3", "libblas64.so.3"};
+
+using I64 = std::int64_t;
+
+// The 64-bit table's routine of each precision.
+template <class T>
+struct Routines64;
+template <>
+struct Routines64<float> {
+  static auto gemm() { return fallback64().sgemm; }
+  static auto syrk() { return fallback64().ssyrk; }
+  static auto geqrf() { return fallback64().sgeqrf; }
+  static auto orgqr() { return fallback64().sorgqr; }
+  static auto ormqr() { return fallback64().sormqr; }
+  static auto trsm() { return fallback64().strsm; }
+};
+template <>
+struct Routines64<double> {
+  static auto gemm() { return fallback64().dgemm; }
+  static auto syrk() { return fallback64().dsyrk; }
+  static auto geqrf() { return fallback64().dgeqrf; }
+  static auto orgqr() { return fallback64().dorgqr; }
+  static auto ormqr() { return fallback64().dormqr; }
+  static auto trsm() { return fallback64().dtrsm; }
+};
+
+// Each adapter has the 32-bit signature and calls the 64-bit routine with its
+// integers widened; INFO comes back narrowed (it is 0 or a parameter number).
+template <class T>
+void gemm(const char* ta, const char* tb, const int* m, const int* n, const int* k, const T* alpha,
+          const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c,
+          const int* ldc, std::size_t ta_len, std::size_t tb_len) {
+  const I64 m64 = *m, n64 = *n, k64 = *k, lda64 = *lda, ldb64 = *ldb, ldc64 = *ldc;
+  Routines64<T>::gemm()(ta, tb, &m64, &n64, &k64, alpha, a, &lda64, b, &ldb64, beta, c, &ldc64,
+                        ta_len, tb_len);
+}
+
+template <class T>
+void syrk(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha,
+          const T* a, const int* lda, const T* beta, T* c, const int* ldc, std::size_t uplo_len,
+          std::size_t trans_len) {
+  const I64 n64 = *n, k64 = *k, lda64 = *lda, ldc64 = *ldc;
+  Routines64<T>::syrk()(uplo, trans, &n64, &k64, alpha, a, &lda64, beta, c, &ldc64, uplo_len,
+                        trans_len);
+}
+
+template <class T>
+void geqrf(const int* m, const int* n, T* a, const int* lda, T* tau, T* work, const int* lwork,
+           int* info) {
+  const I64 m64 = *m, n64 = *n, lda64 = *lda, lwork64 = *lwork;
+  I64 info64 = 0;
+  Routines64<T>::geqrf()(&m64, &n64, a, &lda64, tau, work, &lwork64, &info64);
+  *info = int(info64);
+}
+
+template <class T>
+void orgqr(const int* m, const int* n, const int* k, T* a, const int* lda, const T* tau, T* work,
+           const int* lwork, int* info) {
+  const I64 m64 = *m, n64 = *n, k64 = *k, lda64 = *lda, lwork64 = *lwork;
+  I64 info64 = 0;
+  Routines64<T>::orgqr()(&m64, &n64, &k64, a, &lda64, tau, work, &lwork64, &info64);
+  *info = int(info64);
+}
+
+template <class T>
+void ormqr(const char* side, const char* trans, const int* m, const int* n, const int* k,
+           const T* a, const int* lda, const T* tau, T* c, const int* ldc, T* work,
+           const int* lwork, int* info, std::size_t side_len, std::size_t trans_len) {
+  const I64 m64 = *m, n64 = *n, k64 = *k, lda64 = *lda, ldc64 = *ldc, lwork64 = *lwork;
+  I64 info64 = 0;
+  Routines64<T>::ormqr()(side, trans, &m64, &n64, &k64, a, &lda64, tau, c, &ldc64, work, &lwork64,
+                         &info64, side_len, trans_len);
+  *info = int(info64);
+}
+
+template <class T>
+void trsm(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
+          const int* n, const T* alpha, const T* a, const int* lda, T* b, const int* ldb,
+          std::size_t side_len, std::size_t uplo_len, std::size_t transa_len,
+          std::size_t diag_len) {
+  const I64 m64 = *m, n64 = *n, lda64 = *lda, ldb64 = *ldb;
+  Routines64<T>::trsm()(side, uplo, transa, diag, &m64, &n64, alpha, a, &lda64, b, &ldb64, side_len,
+                        uplo_len, transa_len, diag_len);
+}
+
+}  // namespace
+
+const char* const ilp64_suffix = "";
+
+const Fallback64& fallback64() {
+  static const Fallback64 table =
+      resolve_table<std::int64_t>({"", ilp64_net, 2, "", RTLD_NOW | RTLD_LOCAL});
+  return table;
+}
+
+const Fallback& fallback() {
+  static const Fallback table{gemm<float>,
+                              gemm<double>,
+                              syrk<float>,
+                              syrk<double>,
+                              geqrf<float>,
+                              geqrf<double>,
+                              orgqr<float>,
+                              orgqr<double>,
+                              ormqr<float>,
+                              ormqr<double>,
+                              trsm<float>,
+                              trsm<double>,
+                              fallback64().blas_origin,
+                              fallback64().lapack_origin};
+  return table;
+}
+
+}  // namespace switchyard
