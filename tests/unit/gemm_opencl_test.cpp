@@ -131,6 +131,12 @@ TEST(GemmTuningDatabase, NvidiaDevicesDefaultToTheirFamilies) {
   h200.name = "NVIDIA H200";  // the shipped entries parse
   EXPECT_EQ(gemm::select(h200, Precision::f64).source, "shipped (H200)");
   EXPECT_EQ(gemm::select(h200, Precision::f32).source, "shipped (H200)");
+  h200.name = "NVIDIA H100 80GB HBM3";
+  EXPECT_EQ(gemm::select(h200, Precision::f64).source, "shipped (H100 80GB HBM3)");
+  EXPECT_EQ(gemm::select(h200, Precision::f64).entry.params.stages, 1);
+  h200.name = "NVIDIA H100 PCIe";
+  EXPECT_EQ(gemm::select(h200, Precision::f64).source,
+            "NVIDIA sm_90 default (mma family, rate estimated)");
   h200.name = "Some NVIDIA GPU";
   h200.nv_compute_capability = 75;
   EXPECT_EQ(gemm::select(h200, Precision::f64).source, "generic GPU default");
