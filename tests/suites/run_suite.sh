@@ -22,10 +22,13 @@ source "$(dirname "$0")/../check_forced_route.sh"
 # The test programs: on the PATH (the GPU machine stages them there), else
 # where Debian's libblas-test and liblapack-test install them. The 64-bit ones
 # of libblas64-test and liblapack64-test have the same names in their own
-# folders, and are given with the folder: blas64/xblat3d, lapack64/xlintstd.
+# folders, and are given with the folder: blas64/xblat3d, lapack64/xlintstd,
+# looked for in each PATH folder too.
 find_program() {
   command -v "$1" 2>/dev/null && return
-  for dir in /usr/lib/x86_64-linux-gnu/blas /usr/lib/x86_64-linux-gnu/lapack \
+  local path_dirs
+  IFS=: read -r -a path_dirs <<< "$PATH"
+  for dir in "${path_dirs[@]}" /usr/lib/x86_64-linux-gnu/blas /usr/lib/x86_64-linux-gnu/lapack \
       /usr/lib/x86_64-linux-gnu; do
     [ -x "$dir/$1" ] && { echo "$dir/$1"; return; }
   done

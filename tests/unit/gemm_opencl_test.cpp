@@ -133,7 +133,7 @@ TEST(GemmTuningDatabase, NvidiaDevicesDefaultToTheirFamilies) {
   EXPECT_EQ(gemm::select(h200, Precision::f32).source, "shipped (H200)");
   h200.name = "NVIDIA H100 80GB HBM3";
   EXPECT_EQ(gemm::select(h200, Precision::f64).source, "shipped (H100 80GB HBM3)");
-  EXPECT_EQ(gemm::select(h200, Precision::f64).entry.params.stages, 1);
+  EXPECT_EQ(gemm::select(h200, Precision::f32).entry.params.stages, 2);
   h200.name = "NVIDIA H100 PCIe";
   EXPECT_EQ(gemm::select(h200, Precision::f64).source,
             "NVIDIA sm_90 default (mma family, rate estimated)");
