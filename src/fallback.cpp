@@ -1,9 +1,11 @@
 #include "fallback.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "config.hpp"
 
@@ -67,6 +69,31 @@ void* override_handle() {
   return handle;
 }
 
+// The first loaded library, in load order, that defines `name` and is not Switchyard, found
+// by opening each again: a library the program opened with dlopen(RTLD_LOCAL) is outside
+// the scope RTLD_NEXT searches. Python loads NumPy's and SciPy's bundled OpenBLAS so, and
+// NumPy's wheels up to 1.26 call it by the 64-bit names Switchyard exports (dgemm_64_).
+void* loaded_definition(const std::string& name) {
+  std::vector<std::string> paths;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) {
+        if (info->dlpi_name && *info->dlpi_name) {
+          static_cast<std::vector<std::string>*>(data)->push_back(info->dlpi_name);
+        }
+        return 0;
+      },
+      &paths);
+  // Opened outside the iteration, which holds the loader's lock.
+  for (const std::string& path : paths) {
+    void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+    if (!handle) continue;
+    void* symbol = dlsym(handle, name.c_str());
+    dlclose(handle);  // still loaded: RTLD_NOLOAD only counted one more user
+    if (symbol && !is_own(symbol)) return symbol;
+  }
+  return nullptr;
+}
+
 void* resolve(const std::string& plain, const TableSource& source, void* override_lib) {
   const std::string name = plain + source.suffix;
   if (override_lib) {
@@ -75,6 +102,7 @@ void* resolve(const std::string& plain, const TableSource& source, void* overrid
   }
   void* next = dlsym(RTLD_NEXT, name.c_str());
   if (next && !is_own(next)) return next;
+  if (void* loaded = loaded_definition(name)) return loaded;
   const std::string net_name = plain + source.net_suffix;
   for (std::size_t i = 0; i < source.net_count; ++i) {
     void* handle = dlopen(source.net[i], source.net_flags);
