@@ -9,14 +9,15 @@
 #include <thread>
 #include <vector>
 
+#include "cpu_leaf.hpp"
+
 namespace switchyard::tsqr {
 namespace {
 
 using Index = std::ptrdiff_t;
 
-// Leaf blocks of about a core's L2 cache size: the leaf geqrf and orgqr each sweep a block
-// once per column, and larger blocks shrink the serial stack factorization. On a 1 MiB L2 this
-// size was fastest for n from 8 to 64.
+// Leaf blocks of about a core's L2 cache size: factor_block sweeps a block once per column,
+// and larger blocks shrink the serial stack factorization.
 constexpr std::size_t kLeafBlockBytes = 1024 * 1024;
 
 // The serial stack factorization costs about 4 p n^3 flops against 6 m n^2 / threads for the
@@ -108,14 +109,6 @@ void orgqr(const Lapack<T>& la, int m, int n, T* a, int lda, const T* tau, std::
   la.orgqr(&m, &n, &n, a, &lda, tau, work.data(), &lwork, &info);
 }
 
-// c = a * b with a m x k, b k x k.
-template <class T>
-void multiply(const Lapack<T>& la, int m, int k, const T* a, int lda, const T* b, int ldb, T* c,
-              int ldc) {
-  const T one = 1, zero = 0;
-  la.gemm("N", "N", &m, &k, &k, &one, a, &lda, b, &ldb, &zero, c, &ldc, 1, 1);
-}
-
 // b = b * inv(u) with u upper triangular n x n, b m x n.
 template <class T>
 void solve_right_upper(const Lapack<T>& la, int m, int n, const T* u, int ldu, T* b, int ldb) {
@@ -128,6 +121,22 @@ void copy_matrix(int m, int n, const T* from, int ld_from, T* to, int ld_to) {
   for (int j = 0; j < n; ++j) std::copy_n(from + Index{j} * ld_from, m, to + Index{j} * ld_to);
 }
 
+// A leaf block is factored in a copy whose columns lie an odd number of cache lines apart:
+// in A they are lda apart, often a multiple of a large power of two, and would then all map to
+// the same few cache sets, so that a block that fits the cache by size would not stay in it.
+template <class T>
+int padded_lead(int rows) {
+  constexpr int kLine = int(64 / sizeof(T));
+  return (rows + kLine - 1) / kLine * kLine + kLine;
+}
+
+// Scratch for one worker thread.
+template <class T>
+struct Workspace {
+  std::vector<T> block;     // a leaf block being factored, columns padded_lead apart
+  std::vector<T> multiply;  // multiply_q's work
+};
+
 template <class T>
 void copy_upper_triangle(int n, const T* from, int ld_from, T* to, int ld_to) {
   for (int j = 0; j < n; ++j) std::copy_n(from + Index{j} * ld_from, j + 1, to + Index{j} * ld_to);
@@ -139,13 +148,6 @@ bool any_nonzero(const T* x, int count) {
   return std::any_of(x, x + count, [](T value) { return value != T(0); });
 }
 
-// Scratch for one worker thread.
-template <class T>
-struct Workspace {
-  std::vector<T> q;     // a block's explicit Q before it is multiplied by the reduction Q
-  std::vector<T> work;  // geqrf / orgqr workspace
-};
-
 template <class T>
 class Factorization {
  public:
@@ -154,14 +156,13 @@ class Factorization {
 
   // Everything that can fail happens here, before A is touched.
   int allocate(T* tau) {
-    const int leaf_lwork = std::max(geqrf_lwork(la_, blocks_.max_height(), n_, a_, lda_, tau),
-                                    orgqr_lwork(la_, blocks_.max_height(), n_, a_, lda_, tau));
     const int stack_lwork = std::max(geqrf_lwork(la_, stack_rows(), n_, a_, lda_, tau),
                                      orgqr_lwork(la_, stack_rows(), n_, a_, lda_, tau));
-    if (std::min(leaf_lwork, stack_lwork) < 0) return kWorkspaceQuery;
+    if (stack_lwork < 0) return kWorkspaceQuery;
     try {
       const std::size_t n = std::size_t(n_);
       leaf_tau_.resize(std::size_t(blocks_.count) * n);
+      leaf_t_.resize(std::size_t(blocks_.count) * n * n);
       stack_.resize(std::size_t(stack_rows()) * n);  // zero below each block's R, as required
       stack_tau_.resize(n);
       stack_work_.resize(std::size_t(stack_lwork));
@@ -170,8 +171,8 @@ class Factorization {
       v_nonzero_.resize(std::size_t(blocks_.count) * n);
       workspaces_.resize(std::size_t(workers_));
       for (Workspace<T>& workspace : workspaces_) {
-        workspace.q.resize(std::size_t(blocks_.max_height()) * n);
-        workspace.work.resize(std::size_t(leaf_lwork));
+        workspace.block.resize(std::size_t(padded_lead<T>(blocks_.max_height())) * n);
+        workspace.multiply.resize(std::size_t(multiply_q_work(n_)));
       }
     } catch (const std::bad_alloc&) {
       return kOutOfMemory;
@@ -206,8 +207,13 @@ class Factorization {
   T& at(int i, int j) const { return a_[i + Index{j} * lda_]; }
 
   void factor_leaf(int block, Workspace<T>& workspace) {
-    geqrf(la_, blocks_.height(block), n_, block_rows(block), lda_, leaf_tau(block), workspace.work);
-    copy_upper_triangle(n_, block_rows(block), lda_, stack_block(block), stack_rows());
+    const int height = blocks_.height(block);
+    const int lead = padded_lead<T>(height);
+    T* const copy = workspace.block.data();
+    copy_matrix(height, n_, block_rows(block), lda_, copy, lead);
+    factor_block(height, n_, copy, lead, leaf_tau(block), leaf_t(block), n_);
+    copy_matrix(height, n_, copy, lead, block_rows(block), lda_);
+    copy_upper_triangle(n_, copy, lead, stack_block(block), stack_rows());
   }
 
   // R of the stacked R factors is R of A; its explicit Q combines the blocks' Q factors.
@@ -219,11 +225,8 @@ class Factorization {
 
   // Overwrites the block's reflectors in A with (the block's explicit Q) * (its stack slice).
   void multiply_leaf_q_by_stack(int block, Workspace<T>& workspace) {
-    const int height = blocks_.height(block);
-    copy_matrix(height, n_, block_rows(block), lda_, workspace.q.data(), height);
-    orgqr(la_, height, n_, workspace.q.data(), height, leaf_tau(block), workspace.work);
-    multiply(la_, height, n_, workspace.q.data(), height, stack_block(block), stack_rows(),
-             block_rows(block), lda_);
+    multiply_q(blocks_.height(block), n_, block_rows(block), lda_, leaf_t(block), n_,
+               stack_block(block), stack_rows(), workspace.multiply.data());
   }
 
   // In place on Q1 (top n x n of A): unit lower V1 strictly below the diagonal, U on and above
@@ -288,6 +291,7 @@ class Factorization {
   }
 
   T* leaf_tau(int block) { return leaf_tau_.data() + std::size_t(block) * n_; }
+  T* leaf_t(int block) { return leaf_t_.data() + std::size_t(block) * n_ * n_; }
   T* stack_block(int block) { return stack_.data() + std::size_t(block) * n_; }
 
   const int n_;
@@ -297,7 +301,8 @@ class Factorization {
   const RowBlocks blocks_;
   const int workers_;
 
-  std::vector<T> leaf_tau_;  // tau of each block's geqrf, n per block
+  std::vector<T> leaf_tau_;  // tau of each block's reflectors, n per block
+  std::vector<T> leaf_t_;    // T of each block's compact WY form, n x n per block
   std::vector<T> stack_;     // the blocks' R factors stacked, then the reduction Q
   std::vector<T> stack_tau_;
   std::vector<T> stack_work_;

@@ -1,0 +1,289 @@
+#include "cpu_leaf.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+// Each entry point is compiled for x86-64-v4 (AVX-512), v3 (AVX2, FMA) and the baseline, and
+// the loader picks the best the CPU runs. The helpers are inlined into every copy, so that
+// their loops are vectorised for each level.
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define SWITCHYARD_LEAF_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef SWITCHYARD_LEAF_CLONES
+#define SWITCHYARD_LEAF_CLONES
+#endif
+#define SWITCHYARD_INLINE [[gnu::always_inline]] inline
+
+namespace switchyard::tsqr {
+namespace {
+
+using Index = std::ptrdiff_t;
+
+// Independent partial sums per dot product (four 512-bit vectors' worth), enough to keep the
+// FMA units busy; summed in a fixed order at the end, so the result never depends on timing.
+template <class T>
+constexpr int kLanes = int(256 / sizeof(T));
+
+// Rows of the block formed at a time by multiply_q: one column of them fits in kLanes sums.
+template <class T>
+constexpr int kChunkRows = kLanes<T>;
+
+template <class T>
+SWITCHYARD_INLINE T sum_lanes(T* sums) {
+  for (int width = kLanes<T> / 2; width > 0; width /= 2)
+    for (int l = 0; l < width; ++l) sums[l] += sums[l + width];
+  return sums[0];
+}
+
+template <class T>
+SWITCHYARD_INLINE T dot(Index count, const T* __restrict x, const T* __restrict y) {
+  T sums[kLanes<T>] = {};
+  Index i = 0;
+  for (; i + kLanes<T> <= count; i += kLanes<T>)
+    for (int l = 0; l < kLanes<T>; ++l) sums[l] += x[i + l] * y[i + l];
+  for (int l = 0; i + l < count; ++l) sums[l] += x[i + l] * y[i + l];
+  return sum_lanes(sums);
+}
+
+// y -= w x
+template <class T>
+SWITCHYARD_INLINE void subtract_multiple(Index count, T w, const T* __restrict x,
+                                         T* __restrict y) {
+  for (Index i = 0; i < count; ++i) y[i] -= w * x[i];
+}
+
+template <class T>
+SWITCHYARD_INLINE void scale(Index count, T factor, T* x) {
+  for (Index i = 0; i < count; ++i) x[i] *= factor;
+}
+
+// ||x||_2, kept accurate where squares would underflow or overflow: the plain sum of squares
+// is used where it lies safely inside the range, else the sum of squares of x / max |x|.
+template <class T>
+SWITCHYARD_INLINE T norm2(Index count, const T* x) {
+  // Above this, the squares lost to underflow (each below min()) cannot matter.
+  constexpr T kSafeSum = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
+  const T sum = dot(count, x, x);
+  if (std::isnan(sum) || (sum >= kSafeSum && sum <= std::numeric_limits<T>::max())) {
+    return std::sqrt(sum);
+  }
+  T largest = 0;
+  for (Index i = 0; i < count; ++i) largest = std::max(largest, std::abs(x[i]));
+  if (largest == T(0) || std::isinf(largest)) return largest;
+  T sums[kLanes<T>] = {};
+  Index i = 0;
+  for (; i + kLanes<T> <= count; i += kLanes<T>) {
+    for (int l = 0; l < kLanes<T>; ++l) {
+      const T scaled = x[i + l] / largest;
+      sums[l] += scaled * scaled;
+    }
+  }
+  for (int l = 0; i + l < count; ++l) {
+    const T scaled = x[i + l] / largest;
+    sums[l] += scaled * scaled;
+  }
+  return largest * std::sqrt(sum_lanes(sums));
+}
+
+// sqrt(x^2 + y^2) as xLAPY2 computes it: NaN propagates, no needless overflow.
+template <class T>
+SWITCHYARD_INLINE T hypotenuse(T x, T y) {
+  if (std::isnan(x)) return x;
+  if (std::isnan(y)) return y;
+  const T big = std::max(std::abs(x), std::abs(y));
+  const T small = std::min(std::abs(x), std::abs(y));
+  if (small == T(0) || big > std::numeric_limits<T>::max()) return big;
+  const T ratio = small / big;
+  return big * std::sqrt(1 + ratio * ratio);
+}
+
+// xLARFG: the reflector H = I - tau [1; v] [1; v]^T with H [alpha; x] = [beta; 0]. Overwrites
+// alpha with beta and x with v; returns tau. beta = -sign(alpha) ||[alpha; x]||, so tau lies
+// in [1, 2]; x = 0 gives H = I (tau 0). Where |beta| is below xLAMCH's safe minimum, alpha
+// and x are scaled up first (at most 20 times), as in xLARFG, so that 1 / (alpha - beta)
+// stays finite.
+template <class T>
+SWITCHYARD_INLINE T make_reflector(Index count, T& alpha, T* x) {
+  T x_norm = norm2(count, x);
+  if (x_norm == T(0)) return T(0);
+  T beta = -std::copysign(hypotenuse(alpha, x_norm), alpha);
+  // xLAMCH('S') / xLAMCH('E'), the latter being half the machine epsilon.
+  constexpr T kSafeMin = std::numeric_limits<T>::min() / (std::numeric_limits<T>::epsilon() / 2);
+  constexpr int kMaxRescalings = 20;
+  int rescalings = 0;
+  if (std::abs(beta) < kSafeMin) {
+    do {
+      ++rescalings;
+      scale(count, 1 / kSafeMin, x);
+      beta *= 1 / kSafeMin;
+      alpha *= 1 / kSafeMin;
+    } while (std::abs(beta) < kSafeMin && rescalings < kMaxRescalings);
+    x_norm = norm2(count, x);
+    beta = -std::copysign(hypotenuse(alpha, x_norm), alpha);
+  }
+  const T tau = (beta - alpha) / beta;
+  scale(count, 1 / (alpha - beta), x);
+  for (int i = 0; i < rescalings; ++i) beta *= kSafeMin;
+  alpha = beta;
+  return tau;
+}
+
+// Column j is reduced by H(j), which is applied to the columns right of it; the products of
+// its vector with the earlier vectors give column j of T on the way:
+// T(0:j-1, j) = -tau(j) T(0:j-1, 0:j-1) V(:, 0:j-1)^T v(j), T(j, j) = tau(j).
+template <class T>
+SWITCHYARD_INLINE void factor_block_body(int h, int n, T* a, Index lda, T* tau, T* t, Index ldt) {
+  for (int j = 0; j < n; ++j) {
+    T* const column = a + j * lda;
+    const Index below = h - j - 1;
+    T* const v = column + j + 1;  // v(j) below its unit diagonal
+    const T tau_j = make_reflector(below, column[j], v);
+    tau[j] = tau_j;
+    T* const t_column = t + j * ldt;
+    t_column[j] = tau_j;
+    if (tau_j == T(0)) {
+      // H(j) = I: nothing to apply, and its column of T is zero (as xLARFT has it), even
+      // where the other columns hold Inf or NaN.
+      std::fill_n(t_column, j, T(0));
+      continue;
+    }
+    for (int k = 0; k < n; ++k) {
+      if (k == j) continue;
+      T* const other = a + k * lda;
+      const T product = other[j] + dot(below, v, other + j + 1);  // [1; v]^T other(j:h-1)
+      if (k < j) {
+        t_column[k] = product;
+      } else {
+        const T w = tau_j * product;
+        other[j] -= w;
+        subtract_multiple(below, w, v, other + j + 1);
+      }
+    }
+    // In place, top down: row i needs the products of rows i.. only.
+    for (int i = 0; i < j; ++i) {
+      T sum = 0;
+      for (int k = i; k < j; ++k) sum += t[i + k * ldt] * t_column[k];
+      t_column[i] = -tau_j * sum;
+    }
+  }
+}
+
+// out(0:count-1, c) = -rows(0:count-1, :) W(:, c) for every column c, rows and out with
+// leading dimension Rows. Called with count = Rows for all but the last chunk, so the sums
+// stay in registers.
+template <class T, int Rows>
+SWITCHYARD_INLINE void rows_times_w(int count, int n, const T* rows, const T* w, T* out) {
+  for (int c = 0; c < n; ++c) {
+    T sums[Rows] = {};
+    for (int k = 0; k < n; ++k) {
+      const T w_kc = w[k + Index{c} * n];
+      const T* const column = rows + Index{k} * Rows;
+      for (int l = 0; l < count; ++l) sums[l] += column[l] * w_kc;
+    }
+    for (int l = 0; l < count; ++l) out[l + Index{c} * Rows] = -sums[l];
+  }
+}
+
+// Q [S; 0] = [S; 0] - V W with W = T V1^T S, V1 the unit lower triangular top n x n of V.
+// Row r of the result needs row r of V only, so the block is overwritten a chunk of rows at
+// a time. Each chunk is copied out first: read in place, its n columns (lda apart, often a
+// power of two) would compete for the same cache sets on every one of the n passes.
+template <class T>
+SWITCHYARD_INLINE void multiply_q_body(int h, int n, T* a, Index lda, const T* t, Index ldt,
+                                       const T* s, Index lds, T* work) {
+  constexpr int kRows = kChunkRows<T>;
+  T* const w = work;                     // n x n
+  T* const top = work + Index{n} * n;    // n x n: V1^T S, then the top n rows of the result
+  T* const rows = top + Index{n} * n;    // kRows x n: rows of V below the top
+  T* const chunk = rows + Index{kRows} * n;  // kRows x n: those rows of the result
+  for (int c = 0; c < n; ++c) {
+    const T* const s_column = s + c * lds;
+    for (int i = 0; i < n; ++i) {
+      top[i + Index{c} * n] = s_column[i] + dot(n - i - 1, a + i * lda + i + 1, s_column + i + 1);
+    }
+  }
+  for (int c = 0; c < n; ++c) {
+    T* const w_column = w + Index{c} * n;
+    std::fill_n(w_column, n, T(0));
+    for (int k = 0; k < n; ++k) {
+      const T m_kc = top[k + Index{c} * n];
+      for (int i = 0; i <= k; ++i) w_column[i] += t[i + k * ldt] * m_kc;
+    }
+  }
+  for (int c = 0; c < n; ++c) {
+    T* const top_column = top + Index{c} * n;
+    const T* const w_column = w + Index{c} * n;
+    for (int r = 0; r < n; ++r) top_column[r] = s[r + c * lds] - w_column[r];
+    for (int k = 0; k < n; ++k) {
+      const T* const v_column = a + k * lda;
+      for (int r = k + 1; r < n; ++r) top_column[r] -= v_column[r] * w_column[k];
+    }
+  }
+  for (int c = 0; c < n; ++c) std::copy_n(top + Index{c} * n, n, a + c * lda);
+
+  for (Index first = n; first < h; first += kRows) {
+    const int count = int(std::min<Index>(kRows, h - first));
+    for (int k = 0; k < n; ++k) std::copy_n(a + first + k * lda, count, rows + Index{k} * kRows);
+    if (count == kRows) {
+      rows_times_w<T, kRows>(kRows, n, rows, w, chunk);
+    } else {
+      rows_times_w<T, kRows>(count, n, rows, w, chunk);
+    }
+    for (int c = 0; c < n; ++c) std::copy_n(chunk + Index{c} * kRows, count, a + first + c * lda);
+  }
+}
+
+SWITCHYARD_LEAF_CLONES void factor_block_float(int h, int n, float* a, int lda, float* tau,
+                                               float* t, int ldt) {
+  factor_block_body(h, n, a, lda, tau, t, ldt);
+}
+
+SWITCHYARD_LEAF_CLONES void factor_block_double(int h, int n, double* a, int lda, double* tau,
+                                                double* t, int ldt) {
+  factor_block_body(h, n, a, lda, tau, t, ldt);
+}
+
+SWITCHYARD_LEAF_CLONES void multiply_q_float(int h, int n, float* a, int lda, const float* t,
+                                             int ldt, const float* s, int lds, float* work) {
+  multiply_q_body(h, n, a, lda, t, ldt, s, lds, work);
+}
+
+SWITCHYARD_LEAF_CLONES void multiply_q_double(int h, int n, double* a, int lda, const double* t,
+                                              int ldt, const double* s, int lds, double* work) {
+  multiply_q_body(h, n, a, lda, t, ldt, s, lds, work);
+}
+
+}  // namespace
+
+int multiply_q_work(int n) {
+  return 2 * n * n + 2 * std::max(kChunkRows<float>, kChunkRows<double>) * n;
+}
+
+template <>
+void factor_block<float>(int h, int n, float* a, int lda, float* tau, float* t, int ldt) {
+  factor_block_float(h, n, a, lda, tau, t, ldt);
+}
+
+template <>
+void factor_block<double>(int h, int n, double* a, int lda, double* tau, double* t, int ldt) {
+  factor_block_double(h, n, a, lda, tau, t, ldt);
+}
+
+template <>
+void multiply_q<float>(int h, int n, float* a, int lda, const float* t, int ldt, const float* s,
+                       int lds, float* work) {
+  multiply_q_float(h, n, a, lda, t, ldt, s, lds, work);
+}
+
+template <>
+void multiply_q<double>(int h, int n, double* a, int lda, const double* t, int ldt,
+                        const double* s, int lds, double* work) {
+  multiply_q_double(h, n, a, lda, t, ldt, s, lds, work);
+}
+
+}  // namespace switchyard::tsqr
