@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 
 // Each entry point is compiled for x86-64-v4 (AVX-512), v3 (AVX2, FMA) and the baseline, and
@@ -33,9 +34,9 @@ constexpr int kLanes = int(256 / sizeof(T));
 template <class T>
 constexpr int kChunkRows = kLanes<T>;
 
-template <class T>
+template <int Lanes, class T>
 SWITCHYARD_INLINE T sum_lanes(T* sums) {
-  for (int width = kLanes<T> / 2; width > 0; width /= 2)
+  for (int width = Lanes / 2; width > 0; width /= 2)
     for (int l = 0; l < width; ++l) sums[l] += sums[l + width];
   return sums[0];
 }
@@ -47,7 +48,7 @@ SWITCHYARD_INLINE T dot(Index count, const T* __restrict x, const T* __restrict 
   for (; i + kLanes<T> <= count; i += kLanes<T>)
     for (int l = 0; l < kLanes<T>; ++l) sums[l] += x[i + l] * y[i + l];
   for (int l = 0; i + l < count; ++l) sums[l] += x[i + l] * y[i + l];
-  return sum_lanes(sums);
+  return sum_lanes<kLanes<T>>(sums);
 }
 
 // y -= w x
@@ -87,7 +88,7 @@ SWITCHYARD_INLINE T norm2(Index count, const T* x) {
     const T scaled = x[i + l] / largest;
     sums[l] += scaled * scaled;
   }
-  return largest * std::sqrt(sum_lanes(sums));
+  return largest * std::sqrt(sum_lanes<kLanes<T>>(sums));
 }
 
 // sqrt(x^2 + y^2) as xLAPY2 computes it: NaN propagates, no needless overflow.
@@ -133,43 +134,177 @@ SWITCHYARD_INLINE T make_reflector(Index count, T& alpha, T* x) {
   return tau;
 }
 
-// Column j is reduced by H(j), which is applied to the columns right of it; the products of
-// its vector with the earlier vectors give column j of T on the way:
+// Reflectors per panel: a panel's reflectors are applied together to the columns right of it,
+// so that each of those columns is read and written once per panel rather than once per
+// reflector.
+constexpr int kPanel = 8;
+
+// kPanel dot products at once, one 512-bit vector of partial sums each, written with GCC's
+// vector extension: left to itself the compiler vectorises such a loop nest across its outer
+// loop, with strided loads. The compiler splits the vectors where the CPU's are narrower.
+template <class T>
+struct PanelVector {
+  typedef T type __attribute__((vector_size(64)));
+  static constexpr int kLanes = int(64 / sizeof(T));
+};
+
+// out[i] = sum of columns[i][r] x[r] over the rows r in [first, last), for i < kPanel.
+template <class T>
+SWITCHYARD_INLINE void panel_dots(Index first, Index last, const T* const* columns, const T* x,
+                                  T* out) {
+  using Vector = typename PanelVector<T>::type;
+  constexpr int kL = PanelVector<T>::kLanes;
+  Vector sums[kPanel] = {};
+  Index r = first;
+  for (; r + kL <= last; r += kL) {
+    Vector x_part;
+    std::memcpy(&x_part, x + r, sizeof x_part);
+    for (int i = 0; i < kPanel; ++i) {
+      Vector column_part;
+      std::memcpy(&column_part, columns[i] + r, sizeof column_part);
+      sums[i] += column_part * x_part;
+    }
+  }
+  for (int i = 0; i < kPanel; ++i) {
+    T lanes[kL];
+    std::memcpy(lanes, &sums[i], sizeof lanes);
+    for (int l = 0; r + l < last; ++l) lanes[l] += columns[i][r + l] * x[r + l];
+    out[i] = sum_lanes<kL>(lanes);
+  }
+}
+
+// y[r] -= sum of columns[i][r] w[i] over i < kPanel, for the rows r in [first, last).
+template <class T>
+SWITCHYARD_INLINE void subtract_panel_combination(Index first, Index last,
+                                                  const T* const* columns, const T* w,
+                                                  T* __restrict y) {
+  for (Index r = first; r < last; ++r) {
+    T value = y[r];
+    for (int i = 0; i < kPanel; ++i) value -= columns[i][r] * w[i];
+    y[r] = value;
+  }
+}
+
+template <class T>
+SWITCHYARD_INLINE void panel_columns(const T* a, Index lda, int j0, const T** columns) {
+  for (int i = 0; i < kPanel; ++i) columns[i] = a + (j0 + i) * lda;
+}
+
+// Reduces column j of the panel starting at column j0 and ending before column j1: chooses
+// H(j), applies it to the panel's columns right of j, and forms column j of T:
 // T(0:j-1, j) = -tau(j) T(0:j-1, 0:j-1) V(:, 0:j-1)^T v(j), T(j, j) = tau(j).
 template <class T>
-SWITCHYARD_INLINE void factor_block_body(int h, int n, T* a, Index lda, T* tau, T* t, Index ldt) {
-  for (int j = 0; j < n; ++j) {
-    T* const column = a + j * lda;
-    const Index below = h - j - 1;
-    T* const v = column + j + 1;  // v(j) below its unit diagonal
-    const T tau_j = make_reflector(below, column[j], v);
-    tau[j] = tau_j;
-    T* const t_column = t + j * ldt;
-    t_column[j] = tau_j;
-    if (tau_j == T(0)) {
-      // H(j) = I: nothing to apply, and its column of T is zero (as xLARFT has it), even
-      // where the other columns hold Inf or NaN.
-      std::fill_n(t_column, j, T(0));
-      continue;
+SWITCHYARD_INLINE void reduce_column(int h, int j0, int j, int j1, T* a, Index lda, T* tau, T* t,
+                                     Index ldt) {
+  T* const column = a + j * lda;
+  const Index below = h - j - 1;
+  T* const v = column + j + 1;  // v(j) below its unit diagonal
+  const T tau_j = make_reflector(below, column[j], v);
+  tau[j] = tau_j;
+  T* const t_column = t + j * ldt;
+  t_column[j] = tau_j;
+  if (tau_j == T(0)) {
+    // H(j) = I: nothing to apply, and its column of T is zero (as xLARFT has it), even where
+    // the other columns hold Inf or NaN.
+    std::fill_n(t_column, j, T(0));
+    return;
+  }
+  // [1; v]^T with the earlier vectors, kept in T(0:j-1, j) until T's column is formed: a whole
+  // panel at a time for the earlier panels, one at a time for this one.
+  for (int p = 0; p < j0; p += kPanel) {
+    const T* columns[kPanel];
+    panel_columns<T>(a, lda, p, columns);
+    panel_dots(j + 1, h, columns, column, t_column + p);
+    for (int i = 0; i < kPanel; ++i) t_column[p + i] += columns[i][j];
+  }
+  for (int k = j0; k < j; ++k) {
+    const T* const other = a + k * lda;
+    t_column[k] = other[j] + dot(below, v, other + j + 1);
+  }
+  for (int k = j + 1; k < j1; ++k) {
+    T* const other = a + k * lda;
+    const T w = tau_j * (other[j] + dot(below, v, other + j + 1));
+    other[j] -= w;
+    subtract_multiple(below, w, v, other + j + 1);
+  }
+  // In place, top down: row i needs the products of rows i.. only.
+  for (int i = 0; i < j; ++i) {
+    T sum = 0;
+    for (int k = i; k < j; ++k) sum += t[i + k * ldt] * t_column[k];
+    t_column[i] = -tau_j * sum;
+  }
+}
+
+// Rows of a panel's vectors that stay in the L1 cache (16 KiB of them) while they meet every
+// column right of the panel.
+template <class T>
+constexpr int kPanelChunk = int(16384 / (kPanel * sizeof(T)));
+
+// Applies (H(j0)...H(j0 + kPanel - 1))^T = I - V T^T V^T, V the panel's vectors and T their
+// block of T, to the columns c0..n-1 right of the panel: C -= V (T^T (V^T C)). Both products
+// run over chunks of rows, each chunk of V meeting all of C's columns while it is in cache.
+// `products` holds kPanel x (n - c0).
+template <class T>
+SWITCHYARD_INLINE void apply_panel(int h, int n, int j0, T* a, Index lda, const T* t, Index ldt,
+                                   T* products) {
+  const T* columns[kPanel];
+  panel_columns<T>(a, lda, j0, columns);
+  const int c0 = j0 + kPanel;  // the first column, and the first row below the unit triangle
+  for (int c = c0; c < n; ++c) {
+    const T* const y = a + c * lda;
+    T* const p = products + Index{c - c0} * kPanel;
+    for (int i = 0; i < kPanel; ++i) {
+      T sum = y[j0 + i];
+      for (int r = i + 1; r < kPanel; ++r) sum += columns[i][j0 + r] * y[j0 + r];
+      p[i] = sum;
     }
-    for (int k = 0; k < n; ++k) {
-      if (k == j) continue;
-      T* const other = a + k * lda;
-      const T product = other[j] + dot(below, v, other + j + 1);  // [1; v]^T other(j:h-1)
-      if (k < j) {
-        t_column[k] = product;
-      } else {
-        const T w = tau_j * product;
-        other[j] -= w;
-        subtract_multiple(below, w, v, other + j + 1);
-      }
+  }
+  for (Index first = c0; first < h; first += kPanelChunk<T>) {
+    const Index last = std::min<Index>(h, first + kPanelChunk<T>);
+    for (int c = c0; c < n; ++c) {
+      T chunk[kPanel];
+      panel_dots(first, last, columns, a + c * lda, chunk);
+      T* const p = products + Index{c - c0} * kPanel;
+      for (int i = 0; i < kPanel; ++i) p[i] += chunk[i];
     }
-    // In place, top down: row i needs the products of rows i.. only.
-    for (int i = 0; i < j; ++i) {
+  }
+  // W = T^T (V^T C) in place, bottom up: row i needs the products of rows ..i only.
+  for (int c = c0; c < n; ++c) {
+    T* const p = products + Index{c - c0} * kPanel;
+    for (int i = kPanel - 1; i >= 0; --i) {
       T sum = 0;
-      for (int k = i; k < j; ++k) sum += t[i + k * ldt] * t_column[k];
-      t_column[i] = -tau_j * sum;
+      for (int k = 0; k <= i; ++k) sum += t[(j0 + k) + (j0 + i) * ldt] * p[k];
+      p[i] = sum;
     }
+  }
+  for (int c = c0; c < n; ++c) {
+    T* const y = a + c * lda;
+    const T* const w = products + Index{c - c0} * kPanel;
+    for (int r = 0; r < kPanel; ++r) {
+      T sum = w[r];
+      for (int i = 0; i < r; ++i) sum += columns[i][j0 + r] * w[i];
+      y[j0 + r] -= sum;
+    }
+  }
+  for (Index first = c0; first < h; first += kPanelChunk<T>) {
+    const Index last = std::min<Index>(h, first + kPanelChunk<T>);
+    for (int c = c0; c < n; ++c) {
+      subtract_panel_combination(first, last, columns, products + Index{c - c0} * kPanel,
+                                 a + c * lda);
+    }
+  }
+}
+
+// Panel by panel: the panel's columns are reduced one at a time, then its reflectors are
+// applied to the columns right of it. Only the last panel can be narrower than kPanel, and
+// nothing lies right of it.
+template <class T>
+SWITCHYARD_INLINE void factor_block_body(int h, int n, T* a, Index lda, T* tau, T* t, Index ldt,
+                                         T* work) {
+  for (int j0 = 0; j0 < n; j0 += kPanel) {
+    const int j1 = std::min(n, j0 + kPanel);
+    for (int j = j0; j < j1; ++j) reduce_column(h, j0, j, j1, a, lda, tau, t, ldt);
+    if (j1 - j0 == kPanel) apply_panel(h, n, j0, a, lda, t, ldt, work);
   }
 }
 
@@ -239,13 +374,13 @@ SWITCHYARD_INLINE void multiply_q_body(int h, int n, T* a, Index lda, const T* t
 }
 
 SWITCHYARD_LEAF_CLONES void factor_block_float(int h, int n, float* a, int lda, float* tau,
-                                               float* t, int ldt) {
-  factor_block_body(h, n, a, lda, tau, t, ldt);
+                                               float* t, int ldt, float* work) {
+  factor_block_body(h, n, a, lda, tau, t, ldt, work);
 }
 
 SWITCHYARD_LEAF_CLONES void factor_block_double(int h, int n, double* a, int lda, double* tau,
-                                                double* t, int ldt) {
-  factor_block_body(h, n, a, lda, tau, t, ldt);
+                                                double* t, int ldt, double* work) {
+  factor_block_body(h, n, a, lda, tau, t, ldt, work);
 }
 
 SWITCHYARD_LEAF_CLONES void multiply_q_float(int h, int n, float* a, int lda, const float* t,
@@ -264,14 +399,18 @@ int multiply_q_work(int n) {
   return 2 * n * n + 2 * std::max(kChunkRows<float>, kChunkRows<double>) * n;
 }
 
+int factor_block_work(int n) { return kPanel * n; }
+
 template <>
-void factor_block<float>(int h, int n, float* a, int lda, float* tau, float* t, int ldt) {
-  factor_block_float(h, n, a, lda, tau, t, ldt);
+void factor_block<float>(int h, int n, float* a, int lda, float* tau, float* t, int ldt,
+                         float* work) {
+  factor_block_float(h, n, a, lda, tau, t, ldt, work);
 }
 
 template <>
-void factor_block<double>(int h, int n, double* a, int lda, double* tau, double* t, int ldt) {
-  factor_block_double(h, n, a, lda, tau, t, ldt);
+void factor_block<double>(int h, int n, double* a, int lda, double* tau, double* t, int ldt,
+                          double* work) {
+  factor_block_double(h, n, a, lda, tau, t, ldt, work);
 }
 
 template <>

@@ -13,8 +13,11 @@ namespace switchyard::tsqr {
 // implicit) and tau, each reflector chosen as xLARFG chooses it (beta = -sign(alpha) ||x||,
 // tau 0 or in [1, 2], the same safe-minimum rescaling). Also writes the upper triangle of the
 // n x n T (ldt >= n) with H(1)...H(n) = I - V T V^T, as xLARFT('F', 'C') defines it.
+// `work` holds factor_block_work(n) elements.
 template <class T>
-void factor_block(int h, int n, T* a, int lda, T* tau, T* t, int ldt);
+void factor_block(int h, int n, T* a, int lda, T* tau, T* t, int ldt, T* work);
+
+int factor_block_work(int n);
 
 // Elements of `work` that multiply_q needs for n columns.
 int multiply_q_work(int n);

@@ -133,8 +133,8 @@ int padded_lead(int rows) {
 // Scratch for one worker thread.
 template <class T>
 struct Workspace {
-  std::vector<T> block;     // a leaf block being factored, columns padded_lead apart
-  std::vector<T> multiply;  // multiply_q's work
+  std::vector<T> block;   // a leaf block being factored, columns padded_lead apart
+  std::vector<T> kernel;  // factor_block's or multiply_q's work
 };
 
 template <class T>
@@ -172,7 +172,7 @@ class Factorization {
       workspaces_.resize(std::size_t(workers_));
       for (Workspace<T>& workspace : workspaces_) {
         workspace.block.resize(std::size_t(padded_lead<T>(blocks_.max_height())) * n);
-        workspace.multiply.resize(std::size_t(multiply_q_work(n_)));
+        workspace.kernel.resize(std::size_t(std::max(factor_block_work(n_), multiply_q_work(n_))));
       }
     } catch (const std::bad_alloc&) {
       return kOutOfMemory;
@@ -211,7 +211,8 @@ class Factorization {
     const int lead = padded_lead<T>(height);
     T* const copy = workspace.block.data();
     copy_matrix(height, n_, block_rows(block), lda_, copy, lead);
-    factor_block(height, n_, copy, lead, leaf_tau(block), leaf_t(block), n_);
+    factor_block(height, n_, copy, lead, leaf_tau(block), leaf_t(block), n_,
+                 workspace.kernel.data());
     copy_matrix(height, n_, copy, lead, block_rows(block), lda_);
     copy_upper_triangle(n_, copy, lead, stack_block(block), stack_rows());
   }
@@ -226,7 +227,7 @@ class Factorization {
   // Overwrites the block's reflectors in A with (the block's explicit Q) * (its stack slice).
   void multiply_leaf_q_by_stack(int block, Workspace<T>& workspace) {
     multiply_q(blocks_.height(block), n_, block_rows(block), lda_, leaf_t(block), n_,
-               stack_block(block), stack_rows(), workspace.multiply.data());
+               stack_block(block), stack_rows(), workspace.kernel.data());
   }
 
   // In place on Q1 (top n x n of A): unit lower V1 strictly below the diagonal, U on and above
