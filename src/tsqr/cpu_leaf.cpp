@@ -30,9 +30,33 @@ using Index = std::ptrdiff_t;
 template <class T>
 constexpr int kLanes = int(256 / sizeof(T));
 
-// Rows of the block formed at a time by multiply_q: one column of them fits in kLanes sums.
+// Rows of the block formed at a time by multiply_q: four 512-bit vectors per column.
 template <class T>
 constexpr int kChunkRows = kLanes<T>;
+
+// 512-bit vectors in GCC's vector extension, for the loop nests that the compiler, left to
+// itself, vectorises across the outer loop with strided loads. Where the CPU's vectors are
+// narrower, the compiler splits them.
+template <class T>
+struct VectorOf {
+  typedef T type __attribute__((vector_size(64)));
+};
+template <class T>
+using Vector = typename VectorOf<T>::type;
+template <class T>
+constexpr int kVectorLanes = int(64 / sizeof(T));
+
+// By reference: passed by value, these vectors would change the calling convention between
+// the copies compiled for each level (they are inlined anyway).
+template <class T>
+SWITCHYARD_INLINE void load(Vector<T>& to, const T* from) {
+  std::memcpy(&to, from, sizeof to);
+}
+
+template <class T>
+SWITCHYARD_INLINE void store(T* to, const Vector<T>& from) {
+  std::memcpy(to, &from, sizeof from);
+}
 
 template <int Lanes, class T>
 SWITCHYARD_INLINE T sum_lanes(T* sums) {
@@ -139,29 +163,18 @@ SWITCHYARD_INLINE T make_reflector(Index count, T& alpha, T* x) {
 // reflector.
 constexpr int kPanel = 8;
 
-// kPanel dot products at once, one 512-bit vector of partial sums each, written with GCC's
-// vector extension: left to itself the compiler vectorises such a loop nest across its outer
-// loop, with strided loads. The compiler splits the vectors where the CPU's are narrower.
-template <class T>
-struct PanelVector {
-  typedef T type __attribute__((vector_size(64)));
-  static constexpr int kLanes = int(64 / sizeof(T));
-};
-
 // out[i] = sum of columns[i][r] x[r] over the rows r in [first, last), for i < kPanel.
 template <class T>
 SWITCHYARD_INLINE void panel_dots(Index first, Index last, const T* const* columns, const T* x,
                                   T* out) {
-  using Vector = typename PanelVector<T>::type;
-  constexpr int kL = PanelVector<T>::kLanes;
-  Vector sums[kPanel] = {};
+  constexpr int kL = kVectorLanes<T>;
+  Vector<T> sums[kPanel] = {};
   Index r = first;
   for (; r + kL <= last; r += kL) {
-    Vector x_part;
-    std::memcpy(&x_part, x + r, sizeof x_part);
+    Vector<T> x_part, column_part;
+    load(x_part, x + r);
     for (int i = 0; i < kPanel; ++i) {
-      Vector column_part;
-      std::memcpy(&column_part, columns[i] + r, sizeof column_part);
+      load(column_part, columns[i] + r);
       sums[i] += column_part * x_part;
     }
   }
@@ -308,21 +321,32 @@ SWITCHYARD_INLINE void factor_block_body(int h, int n, T* a, Index lda, T* tau, 
   }
 }
 
-// out(0:count-1, c) = -rows(0:count-1, :) W(:, c) for every column c, rows and out with
-// leading dimension Rows. Called with count = Rows for all but the last chunk, so the sums
-// stay in registers.
-template <class T, int Rows>
-SWITCHYARD_INLINE void rows_times_w(int count, int n, const T* rows, const T* w, T* out) {
-  for (int c = 0; c < n; ++c) {
-    T sums[Rows] = {};
-    for (int k = 0; k < n; ++k) {
-      const T w_kc = w[k + Index{c} * n];
-      const T* const column = rows + Index{k} * Rows;
-      for (int l = 0; l < count; ++l) sums[l] += column[l] * w_kc;
+// Columns c..c+Columns-1 of out = -rows W, rows and out kChunkRows x n (leading dimension
+// kChunkRows): each vector of `rows` loaded serves Columns columns of W.
+template <class T, int Columns>
+SWITCHYARD_INLINE void rows_times_w(int n, const T* rows, const T* w, int c, T* out) {
+  constexpr int kParts = kChunkRows<T> / kVectorLanes<T>;
+  Vector<T> sums[Columns][kParts] = {};
+  for (int k = 0; k < n; ++k) {
+    Vector<T> parts[kParts];
+    for (int p = 0; p < kParts; ++p) {
+      load(parts[p], rows + Index{k} * kChunkRows<T> + p * kVectorLanes<T>);
     }
-    for (int l = 0; l < count; ++l) out[l + Index{c} * Rows] = -sums[l];
+    for (int j = 0; j < Columns; ++j) {
+      const T w_kc = w[k + Index{c + j} * n];
+      for (int p = 0; p < kParts; ++p) sums[j][p] += parts[p] * w_kc;
+    }
+  }
+  for (int j = 0; j < Columns; ++j) {
+    for (int p = 0; p < kParts; ++p) {
+      sums[j][p] = -sums[j][p];
+      store(out + Index{c + j} * kChunkRows<T> + p * kVectorLanes<T>, sums[j][p]);
+    }
   }
 }
+
+// Columns of the result formed together by multiply_q: 4 x 4 vectors of sums.
+constexpr int kTileColumns = 4;
 
 // Q [S; 0] = [S; 0] - V W with W = T V1^T S, V1 the unit lower triangular top n x n of V.
 // Row r of the result needs row r of V only, so the block is overwritten a chunk of rows at
@@ -362,13 +386,15 @@ SWITCHYARD_INLINE void multiply_q_body(int h, int n, T* a, Index lda, const T* t
   for (int c = 0; c < n; ++c) std::copy_n(top + Index{c} * n, n, a + c * lda);
 
   for (Index first = n; first < h; first += kRows) {
+    // The last chunk may be short: the rows past its end in `rows` are stale but finite,
+    // and the results for them are not stored.
     const int count = int(std::min<Index>(kRows, h - first));
     for (int k = 0; k < n; ++k) std::copy_n(a + first + k * lda, count, rows + Index{k} * kRows);
-    if (count == kRows) {
-      rows_times_w<T, kRows>(kRows, n, rows, w, chunk);
-    } else {
-      rows_times_w<T, kRows>(count, n, rows, w, chunk);
+    int c = 0;
+    for (; c + kTileColumns <= n; c += kTileColumns) {
+      rows_times_w<T, kTileColumns>(n, rows, w, c, chunk);
     }
+    for (; c < n; ++c) rows_times_w<T, 1>(n, rows, w, c, chunk);
     for (int c = 0; c < n; ++c) std::copy_n(chunk + Index{c} * kRows, count, a + first + c * lda);
   }
 }

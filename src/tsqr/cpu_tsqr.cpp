@@ -121,9 +121,10 @@ void copy_matrix(int m, int n, const T* from, int ld_from, T* to, int ld_to) {
   for (int j = 0; j < n; ++j) std::copy_n(from + Index{j} * ld_from, m, to + Index{j} * ld_to);
 }
 
-// A leaf block is factored in a copy whose columns lie an odd number of cache lines apart:
+// The kernels work on a copy of a block whose columns lie an odd number of cache lines apart:
 // in A they are lda apart, often a multiple of a large power of two, and would then all map to
 // the same few cache sets, so that a block that fits the cache by size would not stay in it.
+// Copied column by column, A is also read and written in long contiguous runs.
 template <class T>
 int padded_lead(int rows) {
   constexpr int kLine = int(64 / sizeof(T));
@@ -133,7 +134,7 @@ int padded_lead(int rows) {
 // Scratch for one worker thread.
 template <class T>
 struct Workspace {
-  std::vector<T> block;   // a leaf block being factored, columns padded_lead apart
+  std::vector<T> block;   // a block being worked on, columns padded_lead apart
   std::vector<T> kernel;  // factor_block's or multiply_q's work
 };
 
@@ -226,8 +227,13 @@ class Factorization {
 
   // Overwrites the block's reflectors in A with (the block's explicit Q) * (its stack slice).
   void multiply_leaf_q_by_stack(int block, Workspace<T>& workspace) {
-    multiply_q(blocks_.height(block), n_, block_rows(block), lda_, leaf_t(block), n_,
-               stack_block(block), stack_rows(), workspace.kernel.data());
+    const int height = blocks_.height(block);
+    const int lead = padded_lead<T>(height);
+    T* const copy = workspace.block.data();
+    copy_matrix(height, n_, block_rows(block), lda_, copy, lead);
+    multiply_q(height, n_, copy, lead, leaf_t(block), n_, stack_block(block), stack_rows(),
+               workspace.kernel.data());
+    copy_matrix(height, n_, copy, lead, block_rows(block), lda_);
   }
 
   // In place on Q1 (top n x n of A): unit lower V1 strictly below the diagonal, U on and above
