@@ -25,15 +25,6 @@ namespace {
 
 using Index = std::ptrdiff_t;
 
-// Independent partial sums per dot product (four 512-bit vectors' worth), enough to keep the
-// FMA units busy; summed in a fixed order at the end, so the result never depends on timing.
-template <class T>
-constexpr int kLanes = int(256 / sizeof(T));
-
-// Rows of the block formed at a time by multiply_q: four 512-bit vectors per column.
-template <class T>
-constexpr int kChunkRows = kLanes<T>;
-
 // 512-bit vectors in GCC's vector extension, for the loop nests that the compiler, left to
 // itself, vectorises across the outer loop with strided loads. Where the CPU's vectors are
 // narrower, the compiler splits them.
@@ -58,6 +49,10 @@ SWITCHYARD_INLINE void store(T* to, const Vector<T>& from) {
   std::memcpy(to, &from, sizeof from);
 }
 
+// Rows of the block formed at a time by multiply_q: four vectors per column.
+template <class T>
+constexpr int kChunkRows = 4 * kVectorLanes<T>;
+
 template <int Lanes, class T>
 SWITCHYARD_INLINE T sum_lanes(T* sums) {
   for (int width = Lanes / 2; width > 0; width /= 2)
@@ -65,14 +60,32 @@ SWITCHYARD_INLINE T sum_lanes(T* sums) {
   return sums[0];
 }
 
+// Four vectors of partial sums, enough to keep the FMA units busy; summed in a fixed order at
+// the end, so the result never depends on timing.
 template <class T>
-SWITCHYARD_INLINE T dot(Index count, const T* __restrict x, const T* __restrict y) {
-  T sums[kLanes<T>] = {};
+SWITCHYARD_INLINE T dot(Index count, const T* x, const T* y) {
+  constexpr int kL = kVectorLanes<T>;
+  Vector<T> sums[4] = {}, x_part, y_part;
   Index i = 0;
-  for (; i + kLanes<T> <= count; i += kLanes<T>)
-    for (int l = 0; l < kLanes<T>; ++l) sums[l] += x[i + l] * y[i + l];
-  for (int l = 0; i + l < count; ++l) sums[l] += x[i + l] * y[i + l];
-  return sum_lanes<kLanes<T>>(sums);
+  for (; i + 4 * kL <= count; i += 4 * kL) {
+    for (int p = 0; p < 4; ++p) {
+      load(x_part, x + i + p * kL);
+      load(y_part, y + i + p * kL);
+      sums[p] += x_part * y_part;
+    }
+  }
+  for (; i + kL <= count; i += kL) {
+    load(x_part, x + i);
+    load(y_part, y + i);
+    sums[0] += x_part * y_part;
+  }
+  sums[0] += sums[1];
+  sums[2] += sums[3];
+  sums[0] += sums[2];
+  T lanes[kL];
+  std::memcpy(lanes, &sums[0], sizeof lanes);
+  for (int l = 0; i + l < count; ++l) lanes[l] += x[i + l] * y[i + l];
+  return sum_lanes<kL>(lanes);
 }
 
 // y -= w x
@@ -100,19 +113,12 @@ SWITCHYARD_INLINE T norm2(Index count, const T* x) {
   T largest = 0;
   for (Index i = 0; i < count; ++i) largest = std::max(largest, std::abs(x[i]));
   if (largest == T(0) || std::isinf(largest)) return largest;
-  T sums[kLanes<T>] = {};
-  Index i = 0;
-  for (; i + kLanes<T> <= count; i += kLanes<T>) {
-    for (int l = 0; l < kLanes<T>; ++l) {
-      const T scaled = x[i + l] / largest;
-      sums[l] += scaled * scaled;
-    }
+  T sum_scaled = 0;
+  for (Index i = 0; i < count; ++i) {
+    const T scaled = x[i] / largest;
+    sum_scaled += scaled * scaled;
   }
-  for (int l = 0; i + l < count; ++l) {
-    const T scaled = x[i + l] / largest;
-    sums[l] += scaled * scaled;
-  }
-  return largest * std::sqrt(sum_lanes<kLanes<T>>(sums));
+  return largest * std::sqrt(sum_scaled);
 }
 
 // sqrt(x^2 + y^2) as xLAPY2 computes it: NaN propagates, no needless overflow.
@@ -163,15 +169,21 @@ SWITCHYARD_INLINE T make_reflector(Index count, T& alpha, T* x) {
 // reflector.
 constexpr int kPanel = 8;
 
-// out[i] = sum of columns[i][r] x[r] over the rows r in [first, last), for i < kPanel.
+// Partial sums of kPanel dot products, kept as vectors of lanes across chunks of rows and
+// summed once at the end (in a fixed order, as everywhere here).
 template <class T>
-SWITCHYARD_INLINE void panel_dots(Index first, Index last, const T* const* columns, const T* x,
-                                  T* out) {
+constexpr int kPanelSums = kPanel * kVectorLanes<T>;
+
+// Adds the products columns[i][r] x[r], rows r in [first, last), to the lanes of sum i in
+// `partial` (kPanelSums elements), for i < kPanel.
+template <class T>
+SWITCHYARD_INLINE void add_panel_dots(Index first, Index last, const T* const* columns,
+                                      const T* x, T* partial) {
   constexpr int kL = kVectorLanes<T>;
-  Vector<T> sums[kPanel] = {};
+  Vector<T> sums[kPanel], x_part, column_part;
+  for (int i = 0; i < kPanel; ++i) load(sums[i], partial + i * kL);
   Index r = first;
   for (; r + kL <= last; r += kL) {
-    Vector<T> x_part, column_part;
     load(x_part, x + r);
     for (int i = 0; i < kPanel; ++i) {
       load(column_part, columns[i] + r);
@@ -179,10 +191,19 @@ SWITCHYARD_INLINE void panel_dots(Index first, Index last, const T* const* colum
     }
   }
   for (int i = 0; i < kPanel; ++i) {
+    store(partial + i * kL, sums[i]);
+    for (int l = 0; r + l < last; ++l) partial[i * kL + l] += columns[i][r + l] * x[r + l];
+  }
+}
+
+// out[i] += sum i of `partial`, for i < kPanel.
+template <class T>
+SWITCHYARD_INLINE void add_panel_sums(const T* partial, T* out) {
+  constexpr int kL = kVectorLanes<T>;
+  for (int i = 0; i < kPanel; ++i) {
     T lanes[kL];
-    std::memcpy(lanes, &sums[i], sizeof lanes);
-    for (int l = 0; r + l < last; ++l) lanes[l] += columns[i][r + l] * x[r + l];
-    out[i] = sum_lanes<kL>(lanes);
+    std::copy_n(partial + i * kL, kL, lanes);
+    out[i] += sum_lanes<kL>(lanes);
   }
 }
 
@@ -191,7 +212,18 @@ template <class T>
 SWITCHYARD_INLINE void subtract_panel_combination(Index first, Index last,
                                                   const T* const* columns, const T* w,
                                                   T* __restrict y) {
-  for (Index r = first; r < last; ++r) {
+  constexpr int kL = kVectorLanes<T>;
+  Index r = first;
+  Vector<T> y_part, column_part;
+  for (; r + kL <= last; r += kL) {
+    load(y_part, y + r);
+    for (int i = 0; i < kPanel; ++i) {
+      load(column_part, columns[i] + r);
+      y_part -= column_part * w[i];
+    }
+    store(y + r, y_part);
+  }
+  for (; r < last; ++r) {
     T value = y[r];
     for (int i = 0; i < kPanel; ++i) value -= columns[i][r] * w[i];
     y[r] = value;
@@ -204,8 +236,8 @@ SWITCHYARD_INLINE void panel_columns(const T* a, Index lda, int j0, const T** co
 }
 
 // Reduces column j of the panel starting at column j0 and ending before column j1: chooses
-// H(j), applies it to the panel's columns right of j, and forms column j of T:
-// T(0:j-1, j) = -tau(j) T(0:j-1, 0:j-1) V(:, 0:j-1)^T v(j), T(j, j) = tau(j).
+// H(j), applies it to the panel's columns right of j, and keeps in T(j0:j-1, j) the products
+// [1; v(j)]^T with the panel's earlier vectors, for form_t_column.
 template <class T>
 SWITCHYARD_INLINE void reduce_column(int h, int j0, int j, int j1, T* a, Index lda, T* tau, T* t,
                                      Index ldt) {
@@ -215,21 +247,7 @@ SWITCHYARD_INLINE void reduce_column(int h, int j0, int j, int j1, T* a, Index l
   const T tau_j = make_reflector(below, column[j], v);
   tau[j] = tau_j;
   T* const t_column = t + j * ldt;
-  t_column[j] = tau_j;
-  if (tau_j == T(0)) {
-    // H(j) = I: nothing to apply, and its column of T is zero (as xLARFT has it), even where
-    // the other columns hold Inf or NaN.
-    std::fill_n(t_column, j, T(0));
-    return;
-  }
-  // [1; v]^T with the earlier vectors, kept in T(0:j-1, j) until T's column is formed: a whole
-  // panel at a time for the earlier panels, one at a time for this one.
-  for (int p = 0; p < j0; p += kPanel) {
-    const T* columns[kPanel];
-    panel_columns<T>(a, lda, p, columns);
-    panel_dots(j + 1, h, columns, column, t_column + p);
-    for (int i = 0; i < kPanel; ++i) t_column[p + i] += columns[i][j];
-  }
+  if (tau_j == T(0)) return;  // H(j) = I: nothing to apply
   for (int k = j0; k < j; ++k) {
     const T* const other = a + k * lda;
     t_column[k] = other[j] + dot(below, v, other + j + 1);
@@ -240,6 +258,54 @@ SWITCHYARD_INLINE void reduce_column(int h, int j0, int j, int j1, T* a, Index l
     other[j] -= w;
     subtract_multiple(below, w, v, other + j + 1);
   }
+}
+
+// Rows of a panel's vectors that stay in the L1 cache (16 KiB of them) while they meet the
+// columns they are multiplied with.
+template <class T>
+constexpr int kPanelChunk = int(16384 / (kPanel * sizeof(T)));
+
+// The products [1; v(j)]^T with the vectors of the earlier panels, into T(0:j0-1, j) for the
+// columns j of the panel j0..j1-1 (those with tau(j) != 0): a chunk of rows at a time, each
+// chunk of an earlier panel meeting all of this panel's vectors while it is in cache.
+template <class T>
+SWITCHYARD_INLINE void products_with_earlier_panels(int h, int j0, int j1, const T* a, Index lda,
+                                                    const T* tau, T* t, Index ldt) {
+  for (int p = 0; p < j0; p += kPanel) {
+    const T* columns[kPanel];
+    panel_columns<T>(a, lda, p, columns);
+    T partial[kPanel][kPanelSums<T>] = {};
+    for (Index first = j1; first < h; first += kPanelChunk<T>) {
+      const Index last = std::min<Index>(h, first + kPanelChunk<T>);
+      for (int j = j0; j < j1; ++j) {
+        if (tau[j] != T(0)) add_panel_dots(first, last, columns, a + j * lda, partial[j - j0]);
+      }
+    }
+    for (int j = j0; j < j1; ++j) {
+      if (tau[j] == T(0)) continue;
+      // Rows j..j1-1 of [1; v(j)]: the unit, then the part above the dense rows.
+      T* const products = t + j * ldt + p;
+      for (int i = 0; i < kPanel; ++i) {
+        T sum = columns[i][j];
+        for (int r = j + 1; r < j1; ++r) sum += columns[i][r] * a[r + j * lda];
+        products[i] = sum;
+      }
+      add_panel_sums(partial[j - j0], products);
+    }
+  }
+}
+
+// T(0:j-1, j) = -tau(j) T(0:j-1, 0:j-1) V(:, 0:j-1)^T v(j) from the products in T(0:j-1, j),
+// T(j, j) = tau(j); needs T's columns left of j. Where H(j) = I the column is zero, as xLARFT
+// has it, even where other columns hold Inf or NaN.
+template <class T>
+SWITCHYARD_INLINE void form_t_column(int j, T tau_j, T* t, Index ldt) {
+  T* const t_column = t + j * ldt;
+  t_column[j] = tau_j;
+  if (tau_j == T(0)) {
+    std::fill_n(t_column, j, T(0));
+    return;
+  }
   // In place, top down: row i needs the products of rows i.. only.
   for (int i = 0; i < j; ++i) {
     T sum = 0;
@@ -248,51 +314,40 @@ SWITCHYARD_INLINE void reduce_column(int h, int j0, int j, int j1, T* a, Index l
   }
 }
 
-// Rows of a panel's vectors that stay in the L1 cache (16 KiB of them) while they meet every
-// column right of the panel.
-template <class T>
-constexpr int kPanelChunk = int(16384 / (kPanel * sizeof(T)));
-
 // Applies (H(j0)...H(j0 + kPanel - 1))^T = I - V T^T V^T, V the panel's vectors and T their
 // block of T, to the columns c0..n-1 right of the panel: C -= V (T^T (V^T C)). Both products
 // run over chunks of rows, each chunk of V meeting all of C's columns while it is in cache.
-// `products` holds kPanel x (n - c0).
+// `work` holds (n - c0) (kPanelSums + kPanel) elements.
 template <class T>
 SWITCHYARD_INLINE void apply_panel(int h, int n, int j0, T* a, Index lda, const T* t, Index ldt,
-                                   T* products) {
+                                   T* work) {
   const T* columns[kPanel];
   panel_columns<T>(a, lda, j0, columns);
   const int c0 = j0 + kPanel;  // the first column, and the first row below the unit triangle
-  for (int c = c0; c < n; ++c) {
-    const T* const y = a + c * lda;
-    T* const p = products + Index{c - c0} * kPanel;
-    for (int i = 0; i < kPanel; ++i) {
-      T sum = y[j0 + i];
-      for (int r = i + 1; r < kPanel; ++r) sum += columns[i][j0 + r] * y[j0 + r];
-      p[i] = sum;
-    }
-  }
+  T* const partial = work;     // per column: kPanelSums partial sums of V^T C
+  T* const weights = work + Index{n - c0} * kPanelSums<T>;  // per column: kPanel of T^T V^T C
+  std::fill_n(partial, Index{n - c0} * kPanelSums<T>, T(0));
   for (Index first = c0; first < h; first += kPanelChunk<T>) {
     const Index last = std::min<Index>(h, first + kPanelChunk<T>);
     for (int c = c0; c < n; ++c) {
-      T chunk[kPanel];
-      panel_dots(first, last, columns, a + c * lda, chunk);
-      T* const p = products + Index{c - c0} * kPanel;
-      for (int i = 0; i < kPanel; ++i) p[i] += chunk[i];
-    }
-  }
-  // W = T^T (V^T C) in place, bottom up: row i needs the products of rows ..i only.
-  for (int c = c0; c < n; ++c) {
-    T* const p = products + Index{c - c0} * kPanel;
-    for (int i = kPanel - 1; i >= 0; --i) {
-      T sum = 0;
-      for (int k = 0; k <= i; ++k) sum += t[(j0 + k) + (j0 + i) * ldt] * p[k];
-      p[i] = sum;
+      add_panel_dots(first, last, columns, a + c * lda, partial + Index{c - c0} * kPanelSums<T>);
     }
   }
   for (int c = c0; c < n; ++c) {
     T* const y = a + c * lda;
-    const T* const w = products + Index{c - c0} * kPanel;
+    T products[kPanel];
+    for (int i = 0; i < kPanel; ++i) {
+      T sum = y[j0 + i];
+      for (int r = i + 1; r < kPanel; ++r) sum += columns[i][j0 + r] * y[j0 + r];
+      products[i] = sum;
+    }
+    add_panel_sums(partial + Index{c - c0} * kPanelSums<T>, products);
+    T* const w = weights + Index{c - c0} * kPanel;
+    for (int i = 0; i < kPanel; ++i) {
+      T sum = 0;
+      for (int k = 0; k <= i; ++k) sum += t[(j0 + k) + (j0 + i) * ldt] * products[k];
+      w[i] = sum;
+    }
     for (int r = 0; r < kPanel; ++r) {
       T sum = w[r];
       for (int i = 0; i < r; ++i) sum += columns[i][j0 + r] * w[i];
@@ -302,21 +357,23 @@ SWITCHYARD_INLINE void apply_panel(int h, int n, int j0, T* a, Index lda, const 
   for (Index first = c0; first < h; first += kPanelChunk<T>) {
     const Index last = std::min<Index>(h, first + kPanelChunk<T>);
     for (int c = c0; c < n; ++c) {
-      subtract_panel_combination(first, last, columns, products + Index{c - c0} * kPanel,
+      subtract_panel_combination(first, last, columns, weights + Index{c - c0} * kPanel,
                                  a + c * lda);
     }
   }
 }
 
-// Panel by panel: the panel's columns are reduced one at a time, then its reflectors are
-// applied to the columns right of it. Only the last panel can be narrower than kPanel, and
-// nothing lies right of it.
+// Panel by panel: the panel's columns are reduced one at a time, its columns of T formed,
+// then its reflectors applied to the columns right of it. Only the last panel can be narrower
+// than kPanel, and nothing lies right of it.
 template <class T>
 SWITCHYARD_INLINE void factor_block_body(int h, int n, T* a, Index lda, T* tau, T* t, Index ldt,
                                          T* work) {
   for (int j0 = 0; j0 < n; j0 += kPanel) {
     const int j1 = std::min(n, j0 + kPanel);
     for (int j = j0; j < j1; ++j) reduce_column(h, j0, j, j1, a, lda, tau, t, ldt);
+    products_with_earlier_panels(h, j0, j1, a, lda, tau, t, ldt);
+    for (int j = j0; j < j1; ++j) form_t_column(j, tau[j], t, ldt);
     if (j1 - j0 == kPanel) apply_panel(h, n, j0, a, lda, t, ldt, work);
   }
 }
@@ -425,7 +482,9 @@ int multiply_q_work(int n) {
   return 2 * n * n + 2 * std::max(kChunkRows<float>, kChunkRows<double>) * n;
 }
 
-int factor_block_work(int n) { return kPanel * n; }
+int factor_block_work(int n) {
+  return n * (std::max(kPanelSums<float>, kPanelSums<double>) + kPanel);
+}
 
 template <>
 void factor_block<float>(int h, int n, float* a, int lda, float* tau, float* t, int ldt,
