@@ -49,10 +49,6 @@ SWITCHYARD_INLINE void store(T* to, const Vector<T>& from) {
   std::memcpy(to, &from, sizeof from);
 }
 
-// Rows of the block formed at a time by multiply_q: four vectors per column.
-template <class T>
-constexpr int kChunkRows = 4 * kVectorLanes<T>;
-
 template <int Lanes, class T>
 SWITCHYARD_INLINE T sum_lanes(T* sums) {
   for (int width = Lanes / 2; width > 0; width /= 2)
@@ -60,8 +56,8 @@ SWITCHYARD_INLINE T sum_lanes(T* sums) {
   return sums[0];
 }
 
-// Four vectors of partial sums, enough to keep the FMA units busy; summed in a fixed order at
-// the end, so the result never depends on timing.
+// x^T y in four vectors of partial sums, enough to keep the FMA units busy; summed in a fixed
+// order at the end, so the result never depends on timing.
 template <class T>
 SWITCHYARD_INLINE T dot(Index count, const T* x, const T* y) {
   constexpr int kL = kVectorLanes<T>;
@@ -104,7 +100,8 @@ SWITCHYARD_INLINE void scale(Index count, T factor, T* x) {
 // is used where it lies safely inside the range, else the sum of squares of x / max |x|.
 template <class T>
 SWITCHYARD_INLINE T norm2(Index count, const T* x) {
-  // Above this, the squares lost to underflow (each below min()) cannot matter.
+  // Above this, what the squares lose to underflow (at most half the smallest subnormal each)
+  // cannot matter.
   constexpr T kSafeSum = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
   const T sum = dot(count, x, x);
   if (std::isnan(sum) || (sum >= kSafeSum && sum <= std::numeric_limits<T>::max())) {
@@ -378,6 +375,11 @@ SWITCHYARD_INLINE void factor_block_body(int h, int n, T* a, Index lda, T* tau, 
   }
 }
 
+// Rows and columns of the result that multiply_q forms together: 4 x 4 vectors of sums.
+template <class T>
+constexpr int kChunkRows = 4 * kVectorLanes<T>;
+constexpr int kTileColumns = 4;
+
 // Columns c..c+Columns-1 of out = -rows W, rows and out kChunkRows x n (leading dimension
 // kChunkRows): each vector of `rows` loaded serves Columns columns of W.
 template <class T, int Columns>
@@ -401,9 +403,6 @@ SWITCHYARD_INLINE void rows_times_w(int n, const T* rows, const T* w, int c, T* 
     }
   }
 }
-
-// Columns of the result formed together by multiply_q: 4 x 4 vectors of sums.
-constexpr int kTileColumns = 4;
 
 // Q [S; 0] = [S; 0] - V W with W = T V1^T S, V1 the unit lower triangular top n x n of V.
 // Row r of the result needs row r of V only, so the block is overwritten a chunk of rows at

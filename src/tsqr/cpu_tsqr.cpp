@@ -136,6 +136,7 @@ template <class T>
 struct Workspace {
   std::vector<T> block;   // a block being worked on, columns padded_lead apart
   std::vector<T> kernel;  // factor_block's or multiply_q's work
+  std::vector<T> tau;     // factor_block's tau, not needed past T's diagonal, which repeats it
 };
 
 template <class T>
@@ -162,7 +163,6 @@ class Factorization {
     if (stack_lwork < 0) return kWorkspaceQuery;
     try {
       const std::size_t n = std::size_t(n_);
-      leaf_tau_.resize(std::size_t(blocks_.count) * n);
       leaf_t_.resize(std::size_t(blocks_.count) * n * n);
       stack_.resize(std::size_t(stack_rows()) * n);  // zero below each block's R, as required
       stack_tau_.resize(n);
@@ -174,6 +174,7 @@ class Factorization {
       for (Workspace<T>& workspace : workspaces_) {
         workspace.block.resize(std::size_t(padded_lead<T>(blocks_.max_height())) * n);
         workspace.kernel.resize(std::size_t(std::max(factor_block_work(n_), multiply_q_work(n_))));
+        workspace.tau.resize(n);
       }
     } catch (const std::bad_alloc&) {
       return kOutOfMemory;
@@ -212,7 +213,7 @@ class Factorization {
     const int lead = padded_lead<T>(height);
     T* const copy = workspace.block.data();
     copy_matrix(height, n_, block_rows(block), lda_, copy, lead);
-    factor_block(height, n_, copy, lead, leaf_tau(block), leaf_t(block), n_,
+    factor_block(height, n_, copy, lead, workspace.tau.data(), leaf_t(block), n_,
                  workspace.kernel.data());
     copy_matrix(height, n_, copy, lead, block_rows(block), lda_);
     copy_upper_triangle(n_, copy, lead, stack_block(block), stack_rows());
@@ -297,7 +298,6 @@ class Factorization {
     }
   }
 
-  T* leaf_tau(int block) { return leaf_tau_.data() + std::size_t(block) * n_; }
   T* leaf_t(int block) { return leaf_t_.data() + std::size_t(block) * n_ * n_; }
   T* stack_block(int block) { return stack_.data() + std::size_t(block) * n_; }
 
@@ -308,7 +308,6 @@ class Factorization {
   const RowBlocks blocks_;
   const int workers_;
 
-  std::vector<T> leaf_tau_;  // tau of each block's reflectors, n per block
   std::vector<T> leaf_t_;    // T of each block's compact WY form, n x n per block
   std::vector<T> stack_;     // the blocks' R factors stacked, then the reduction Q
   std::vector<T> stack_tau_;

@@ -36,9 +36,6 @@ void dormqr_(const char* side, const char* trans, const int* m, const int* n, co
              const double* a, const int* lda, const double* tau, double* c, const int* ldc,
              double* work, const int* lwork, int* info, std::size_t side_len,
              std::size_t trans_len);
-void sgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
-            const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
-            const float* beta, float* c, const int* ldc, std::size_t, std::size_t);
 void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
             const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
             const double* beta, double* c, const int* ldc, std::size_t, std::size_t);
@@ -81,7 +78,6 @@ struct Reference<float> {
     Lapack<float> lapack;
     lapack.geqrf = reference_symbol<decltype(sgeqrf_)>("sgeqrf_");
     lapack.orgqr = reference_symbol<decltype(sorgqr_)>("sorgqr_");
-    lapack.gemm = reference_symbol<decltype(sgemm_)>("sgemm_");
     lapack.trsm = reference_symbol<decltype(strsm_)>("strsm_");
     return lapack;
   }
@@ -94,7 +90,6 @@ struct Reference<double> {
     Lapack<double> lapack;
     lapack.geqrf = reference_symbol<decltype(dgeqrf_)>("dgeqrf_");
     lapack.orgqr = reference_symbol<decltype(dorgqr_)>("dorgqr_");
-    lapack.gemm = reference_symbol<decltype(dgemm_)>("dgemm_");
     lapack.trsm = reference_symbol<decltype(dtrsm_)>("dtrsm_");
     return lapack;
   }

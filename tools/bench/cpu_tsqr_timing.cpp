@@ -26,12 +26,6 @@ void sorgqr_(const int*, const int*, const int*, float*, const int*, const float
              const int*, int*);
 void dorgqr_(const int*, const int*, const int*, double*, const int*, const double*, double*,
              const int*, int*);
-void sgemm_(const char*, const char*, const int*, const int*, const int*, const float*,
-            const float*, const int*, const float*, const int*, const float*, float*, const int*,
-            std::size_t, std::size_t);
-void dgemm_(const char*, const char*, const int*, const int*, const int*, const double*,
-            const double*, const int*, const double*, const int*, const double*, double*,
-            const int*, std::size_t, std::size_t);
 void strsm_(const char*, const char*, const char*, const char*, const int*, const int*,
             const float*, const float*, const int*, float*, const int*, std::size_t, std::size_t,
             std::size_t, std::size_t);
@@ -50,13 +44,13 @@ template <>
 struct Linked<float> {
   static constexpr const char* name = "s";
   static constexpr auto geqrf = sgeqrf_;
-  static Lapack<float> table() { return {sgeqrf_, sorgqr_, sgemm_, strsm_}; }
+  static Lapack<float> table() { return {sgeqrf_, sorgqr_, strsm_}; }
 };
 template <>
 struct Linked<double> {
   static constexpr const char* name = "d";
   static constexpr auto geqrf = dgeqrf_;
-  static Lapack<double> table() { return {dgeqrf_, dorgqr_, dgemm_, dtrsm_}; }
+  static Lapack<double> table() { return {dgeqrf_, dorgqr_, dtrsm_}; }
 };
 
 template <class Prepare, class Run>
