@@ -20,9 +20,9 @@ using Index = std::ptrdiff_t;
 // and larger blocks shrink the serial stack factorization.
 constexpr std::size_t kLeafBlockBytes = 1024 * 1024;
 
-// The serial stack factorization costs about 4 p n^3 flops against 6 m n^2 / threads for the
-// parallel passes, a ratio of (2/3) threads n / rows; blocks of at least this many times
-// threads * n rows keep it below 1/24.
+// The serial stack factorization costs about 5 p n^3 flops against 5 m n^2 / threads for the
+// parallel passes, a ratio of threads n / rows; blocks of at least this many times threads * n
+// rows keep it below 1/16.
 constexpr int kStackRowsPerThreadColumn = 16;
 
 // Rows [first(i), first(i) + height(i)) form block i; the last block also takes the remainder,
@@ -85,28 +85,12 @@ int geqrf_lwork(const Lapack<T>& la, int m, int n, T* a, int lda, T* tau) {
   return info == 0 ? lwork_from_query(answer) : -1;
 }
 
-template <class T>
-int orgqr_lwork(const Lapack<T>& la, int m, int n, T* a, int lda, T* tau) {
-  T answer{};
-  const int query = -1;
-  int info = 0;
-  la.orgqr(&m, &n, &n, a, &lda, tau, &answer, &query, &info);
-  return info == 0 ? lwork_from_query(answer) : -1;
-}
-
 // The arguments of the calls below are valid by construction, so their INFO is always 0.
 template <class T>
 void geqrf(const Lapack<T>& la, int m, int n, T* a, int lda, T* tau, std::vector<T>& work) {
   const int lwork = int(work.size());
   int info = 0;
   la.geqrf(&m, &n, a, &lda, tau, work.data(), &lwork, &info);
-}
-
-template <class T>
-void orgqr(const Lapack<T>& la, int m, int n, T* a, int lda, const T* tau, std::vector<T>& work) {
-  const int lwork = int(work.size());
-  int info = 0;
-  la.orgqr(&m, &n, &n, a, &lda, tau, work.data(), &lwork, &info);
 }
 
 // b = b * inv(u) with u upper triangular n x n, b m x n.
@@ -157,16 +141,14 @@ class Factorization {
       : n_(n), lda_(lda), a_(a), la_(la), blocks_(blocks), workers_(workers) {}
 
   // Everything that can fail happens here, before A is touched.
-  int allocate(T* tau) {
-    const int stack_lwork = std::max(geqrf_lwork(la_, stack_rows(), n_, a_, lda_, tau),
-                                     orgqr_lwork(la_, stack_rows(), n_, a_, lda_, tau));
-    if (stack_lwork < 0) return kWorkspaceQuery;
+  int allocate() {
     try {
       const std::size_t n = std::size_t(n_);
       leaf_t_.resize(std::size_t(blocks_.count) * n * n);
-      stack_.resize(std::size_t(stack_rows()) * n);  // zero below each block's R, as required
-      stack_tau_.resize(n);
-      stack_work_.resize(std::size_t(stack_lwork));
+      stack_.resize(std::size_t(stack_lead()) * n);  // zero below each block's R, as required
+      stack_t_.resize(n * n);
+      identity_.resize(n * n);
+      for (std::size_t j = 0; j < n; ++j) identity_[j * n + j] = 1;
       r_.resize(n * n);
       s_.resize(n);
       v_nonzero_.resize(std::size_t(blocks_.count) * n);
@@ -205,6 +187,7 @@ class Factorization {
 
  private:
   int stack_rows() const { return blocks_.count * n_; }
+  int stack_lead() const { return padded_lead<T>(stack_rows()); }
   T* block_rows(int block) const { return a_ + blocks_.first(block); }
   T& at(int i, int j) const { return a_[i + Index{j} * lda_]; }
 
@@ -216,14 +199,18 @@ class Factorization {
     factor_block(height, n_, copy, lead, workspace.tau.data(), leaf_t(block), n_,
                  workspace.kernel.data());
     copy_matrix(height, n_, copy, lead, block_rows(block), lda_);
-    copy_upper_triangle(n_, copy, lead, stack_block(block), stack_rows());
+    copy_upper_triangle(n_, copy, lead, stack_block(block), stack_lead());
   }
 
-  // R of the stacked R factors is R of A; its explicit Q combines the blocks' Q factors.
+  // R of the stacked R factors is R of A; its explicit Q, Q [I; 0], combines the blocks' Q
+  // factors. The stack is factored by the blocks' kernels, on the caller's thread.
   void factor_stack() {
-    geqrf(la_, stack_rows(), n_, stack_.data(), stack_rows(), stack_tau_.data(), stack_work_);
-    copy_upper_triangle(n_, stack_.data(), stack_rows(), r_.data(), n_);
-    orgqr(la_, stack_rows(), n_, stack_.data(), stack_rows(), stack_tau_.data(), stack_work_);
+    Workspace<T>& workspace = workspaces_[0];
+    factor_block(stack_rows(), n_, stack_.data(), stack_lead(), workspace.tau.data(),
+                 stack_t_.data(), n_, workspace.kernel.data());
+    copy_upper_triangle(n_, stack_.data(), stack_lead(), r_.data(), n_);
+    multiply_q(stack_rows(), n_, stack_.data(), stack_lead(), stack_t_.data(), n_,
+               identity_.data(), n_, workspace.kernel.data());
   }
 
   // Overwrites the block's reflectors in A with (the block's explicit Q) * (its stack slice).
@@ -232,7 +219,7 @@ class Factorization {
     const int lead = padded_lead<T>(height);
     T* const copy = workspace.block.data();
     copy_matrix(height, n_, block_rows(block), lda_, copy, lead);
-    multiply_q(height, n_, copy, lead, leaf_t(block), n_, stack_block(block), stack_rows(),
+    multiply_q(height, n_, copy, lead, leaf_t(block), n_, stack_block(block), stack_lead(),
                workspace.kernel.data());
     copy_matrix(height, n_, copy, lead, block_rows(block), lda_);
   }
@@ -257,7 +244,7 @@ class Factorization {
   // the small slices of blocks 1.. by U here lets their multiplication produce V2 directly,
   // which saves a pass over A.
   void divide_stack_by_u() {
-    solve_right_upper(la_, stack_rows() - n_, n_, a_, lda_, stack_block(1), stack_rows());
+    solve_right_upper(la_, stack_rows() - n_, n_, a_, lda_, stack_block(1), stack_lead());
   }
 
   // Block 0 already holds its rows of Q; those below Q1 become V2.
@@ -309,9 +296,10 @@ class Factorization {
   const int workers_;
 
   std::vector<T> leaf_t_;    // T of each block's compact WY form, n x n per block
-  std::vector<T> stack_;     // the blocks' R factors stacked, then the reduction Q
-  std::vector<T> stack_tau_;
-  std::vector<T> stack_work_;
+  std::vector<T> stack_;     // the blocks' R factors stacked (stack_lead apart), then the
+                             // reduction Q
+  std::vector<T> stack_t_;   // T of the stack's compact WY form, n x n
+  std::vector<T> identity_;  // n x n
   std::vector<T> r_;                      // R of A before the sign change, n x n
   std::vector<T> s_;                      // the reconstruction signs
   std::vector<unsigned char> v_nonzero_;  // per block and column: the block's V rows are nonzero
@@ -343,7 +331,7 @@ int factor_cpu_with_block_rows(int m, int n, T* a, int lda, T* tau, const Lapack
   const RowBlocks blocks = split_rows(m, block_rows);
   if (blocks.count == 1) return factor_single_block(m, n, a, lda, tau, lapack);
   Factorization<T> factorization(n, a, lda, lapack, blocks, std::min(threads, blocks.count));
-  const int status = factorization.allocate(tau);
+  const int status = factorization.allocate();
   if (status != kOk) return status;
   factorization.run(tau);
   return kOk;

@@ -6,13 +6,13 @@
 //    factored with Switchyard's own kernel (cpu_leaf.hpp: xGEQRF's output plus the compact WY
 //    T of the block's reflectors) on a worker thread, and its n x n R factor is copied into a
 //    (p n) x n stack.
-// 2. The stack is factored with geqrf (giving R) and its explicit Q, the reduction Q, is formed:
-//    block i's rows of the thin Q of A are (block i's Q) [slice i of the reduction Q; 0], which
-//    multiply_q (cpu_leaf.hpp) forms in one pass over the block from its V and T.
+// 2. The stack is factored by the same kernels (giving R) and its explicit Q, the reduction Q,
+//    is formed: block i's rows of the thin Q of A are (block i's Q) [slice i of the reduction
+//    Q; 0], which multiply_q (cpu_leaf.hpp) forms in one pass over the block from its V and T.
 // 3. Householder reconstruction (Ballard, Demmel, Grigori et al., "Reconstructing Householder
 //    vectors from Tall-Skinny QR", 2015; LAPACK 3.10 xORHR_COL): block 0's rows of Q are formed
-//    and Q1 - S = V1 U is factored by LU without pivoting, with Q1 the top n x n
-//    of Q and S = diag(s), s(j) = -sign of the j-th pivot, so every pivot has magnitude >= 1.
+//    and Q1 - S = V1 U is factored by LU without pivoting, with Q1 the top n x n of Q and
+//    S = diag(s), s(j) = -sign of the j-th pivot, so every pivot has magnitude >= 1.
 //    V2 = Q2 inv(U): the slices of the reduction Q for blocks 1.. are divided by U (trsm), so
 //    each block's multiply_q, in parallel, writes its rows of V2 directly over A.
 //    tau(j) = -s(j) U(j,j), which lies in [1, 2], and R is replaced by S R.
@@ -31,7 +31,7 @@
 //
 // Cost: about 5 m n^2 flops against 2 m n^2 for xGEQRF (3 m n^2 to factor the blocks, T
 // included, 2 m n^2 to form V2), in two parallel passes over A, each on cache-sized row blocks
-// held in a copy; the stack factorization (about 4 p n^3 flops) is serial. Extra memory: the
+// held in a copy; the stack factorization (about 5 p n^3 flops) is serial. Extra memory: the
 // stack, an n x n T per block and one block-sized buffer per thread.
 
 #include "lapack_table.hpp"
