@@ -455,6 +455,29 @@ SWITCHYARD_INLINE void multiply_q_body(int h, int n, T* a, Index lda, const T* t
   }
 }
 
+// B = B inv(U), a chunk of rows at a time (copied out, as in multiply_q): column j of the
+// chunk is (b(:, j) - sum over k < j of x(:, k) U(k, j)) / U(j, j), as xTRSM forms it.
+template <class T>
+SWITCHYARD_INLINE void divide_by_upper_body(int m, int n, const T* u, Index ldu, T* b, Index ldb,
+                                            T* work) {
+  constexpr int kRows = kChunkRows<T>;
+  for (Index first = 0; first < m; first += kRows) {
+    const int count = int(std::min<Index>(kRows, m - first));
+    for (int k = 0; k < n; ++k) std::copy_n(b + first + k * ldb, count, work + Index{k} * kRows);
+    for (int j = 0; j < n; ++j) {
+      T* const x = work + Index{j} * kRows;
+      for (int k = 0; k < j; ++k) {
+        const T u_kj = u[k + j * ldu];
+        const T* const x_k = work + Index{k} * kRows;
+        for (int l = 0; l < count; ++l) x[l] -= x_k[l] * u_kj;
+      }
+      const T inverse = 1 / u[j + j * ldu];
+      for (int l = 0; l < count; ++l) x[l] *= inverse;
+    }
+    for (int k = 0; k < n; ++k) std::copy_n(work + Index{k} * kRows, count, b + first + k * ldb);
+  }
+}
+
 SWITCHYARD_LEAF_CLONES void factor_block_float(int h, int n, float* a, int lda, float* tau,
                                                float* t, int ldt, float* work) {
   factor_block_body(h, n, a, lda, tau, t, ldt, work);
@@ -473,6 +496,16 @@ SWITCHYARD_LEAF_CLONES void multiply_q_float(int h, int n, float* a, int lda, co
 SWITCHYARD_LEAF_CLONES void multiply_q_double(int h, int n, double* a, int lda, const double* t,
                                               int ldt, const double* s, int lds, double* work) {
   multiply_q_body(h, n, a, lda, t, ldt, s, lds, work);
+}
+
+SWITCHYARD_LEAF_CLONES void divide_by_upper_float(int m, int n, const float* u, int ldu, float* b,
+                                                  int ldb, float* work) {
+  divide_by_upper_body(m, n, u, ldu, b, ldb, work);
+}
+
+SWITCHYARD_LEAF_CLONES void divide_by_upper_double(int m, int n, const double* u, int ldu,
+                                                   double* b, int ldb, double* work) {
+  divide_by_upper_body(m, n, u, ldu, b, ldb, work);
 }
 
 }  // namespace
@@ -507,6 +540,20 @@ template <>
 void multiply_q<double>(int h, int n, double* a, int lda, const double* t, int ldt,
                         const double* s, int lds, double* work) {
   multiply_q_double(h, n, a, lda, t, ldt, s, lds, work);
+}
+
+int divide_by_upper_work(int n) { return std::max(kChunkRows<float>, kChunkRows<double>) * n; }
+
+template <>
+void divide_by_upper<float>(int m, int n, const float* u, int ldu, float* b, int ldb,
+                            float* work) {
+  divide_by_upper_float(m, n, u, ldu, b, ldb, work);
+}
+
+template <>
+void divide_by_upper<double>(int m, int n, const double* u, int ldu, double* b, int ldb,
+                             double* work) {
+  divide_by_upper_double(m, n, u, ldu, b, ldb, work);
 }
 
 }  // namespace switchyard::tsqr

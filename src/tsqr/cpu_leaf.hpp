@@ -1,8 +1,8 @@
 #pragma once
 
 // The CPU TSQR's own kernels for one row block (cpu_tsqr.hpp): the Householder factorization
-// of the block and the product of its Q with a small matrix, which together replace the
-// fallback's geqrf, orgqr and gemm on the blocks. Their inner loops run over contiguous rows
+// of the block, the product of its Q with a small matrix and the division by a triangular
+// one, in place of the fallback's geqrf, orgqr, gemm and trsm. Their inner loops run over contiguous rows
 // of a column and are compiled for several x86-64 levels, the best one chosen at run time.
 // Results depend only on the inputs (and the level chosen), never on thread timing.
 
@@ -27,5 +27,13 @@ int multiply_q_work(int n);
 // (lds >= n), i.e. Q [S; 0]: xORGQR followed by xGEMM, in one pass over the block.
 template <class T>
 void multiply_q(int h, int n, T* a, int lda, const T* t, int ldt, const T* s, int lds, T* work);
+
+// Elements of `work` that divide_by_upper needs for n columns.
+int divide_by_upper_work(int n);
+
+// B = B inv(U) for m x n B (ldb >= m) and n x n upper triangular U (ldu >= n, its diagonal
+// nonzero): xTRSM('R', 'U', 'N', 'N') with alpha = 1.
+template <class T>
+void divide_by_upper(int m, int n, const T* u, int ldu, T* b, int ldb, T* work);
 
 }  // namespace switchyard::tsqr

@@ -1,7 +1,7 @@
 // The cpu route of sgeqrf/dgeqrf: TSQR on host threads (cpu_tsqr.hpp), the
 // row blocks and the stack of their R factors factored by Switchyard's own
 // kernels (cpu_leaf.hpp); the fallback library serves the shapes too short
-// to split and the triangular solves.
+// to split.
 //
 // It is taken only when forced (SWITCHYARD_ROUTE_DGEQRF=cpu): auto routing
 // does not pick it until it is measured to win on a machine and shape
@@ -20,11 +20,11 @@ namespace {
 template <class T> tsqr::Lapack<T> fallback_lapack();
 template <> tsqr::Lapack<float> fallback_lapack<float>() {
   const Fallback& f = fallback();
-  return {f.sgeqrf, f.strsm};
+  return {f.sgeqrf};
 }
 template <> tsqr::Lapack<double> fallback_lapack<double>() {
   const Fallback& f = fallback();
-  return {f.dgeqrf, f.dtrsm};
+  return {f.dgeqrf};
 }
 
 const char* always_usable() { return nullptr; }

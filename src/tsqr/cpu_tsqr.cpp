@@ -93,13 +93,6 @@ void geqrf(const Lapack<T>& la, int m, int n, T* a, int lda, T* tau, std::vector
   la.geqrf(&m, &n, a, &lda, tau, work.data(), &lwork, &info);
 }
 
-// b = b * inv(u) with u upper triangular n x n, b m x n.
-template <class T>
-void solve_right_upper(const Lapack<T>& la, int m, int n, const T* u, int ldu, T* b, int ldb) {
-  const T one = 1;
-  la.trsm("R", "U", "N", "N", &m, &n, &one, u, &ldu, b, &ldb, 1, 1, 1, 1);
-}
-
 template <class T>
 void copy_matrix(int m, int n, const T* from, int ld_from, T* to, int ld_to) {
   for (int j = 0; j < n; ++j) std::copy_n(from + Index{j} * ld_from, m, to + Index{j} * ld_to);
@@ -119,7 +112,7 @@ int padded_lead(int rows) {
 template <class T>
 struct Workspace {
   std::vector<T> block;   // a block being worked on, columns padded_lead apart
-  std::vector<T> kernel;  // factor_block's or multiply_q's work
+  std::vector<T> kernel;  // the cpu_leaf kernels' work
   std::vector<T> tau;     // factor_block's tau, not needed past T's diagonal, which repeats it
 };
 
@@ -155,7 +148,8 @@ class Factorization {
       workspaces_.resize(std::size_t(workers_));
       for (Workspace<T>& workspace : workspaces_) {
         workspace.block.resize(std::size_t(padded_lead<T>(blocks_.max_height())) * n);
-        workspace.kernel.resize(std::size_t(std::max(factor_block_work(n_), multiply_q_work(n_))));
+        workspace.kernel.resize(std::size_t(std::max(
+            {factor_block_work(n_), multiply_q_work(n_), divide_by_upper_work(n_)})));
         workspace.tau.resize(n);
       }
     } catch (const std::bad_alloc&) {
@@ -176,7 +170,7 @@ class Factorization {
     divide_stack_by_u();
     run_parallel(blocks_.count, workers_, [this](int worker, int block) {
       if (block == 0) {
-        divide_block0_by_u();
+        divide_block0_by_u(workspaces_[worker]);
       } else {
         multiply_leaf_q_by_stack(block, workspaces_[worker]);
       }
@@ -244,13 +238,16 @@ class Factorization {
   // the small slices of blocks 1.. by U here lets their multiplication produce V2 directly,
   // which saves a pass over A.
   void divide_stack_by_u() {
-    solve_right_upper(la_, stack_rows() - n_, n_, a_, lda_, stack_block(1), stack_lead());
+    divide_by_upper(stack_rows() - n_, n_, a_, lda_, stack_block(1), stack_lead(),
+                    workspaces_[0].kernel.data());
   }
 
   // Block 0 already holds its rows of Q; those below Q1 become V2.
-  void divide_block0_by_u() {
+  void divide_block0_by_u(Workspace<T>& workspace) {
     const int height = blocks_.height(0) - n_;
-    if (height > 0) solve_right_upper(la_, height, n_, a_, lda_, block_rows(0) + n_, lda_);
+    if (height > 0) {
+      divide_by_upper(height, n_, a_, lda_, block_rows(0) + n_, lda_, workspace.kernel.data());
+    }
   }
 
   // Records which columns of V are nonzero in the block's rows of V2.

@@ -13,7 +13,7 @@
 //    vectors from Tall-Skinny QR", 2015; LAPACK 3.10 xORHR_COL): block 0's rows of Q are formed
 //    and Q1 - S = V1 U is factored by LU without pivoting, with Q1 the top n x n of Q and
 //    S = diag(s), s(j) = -sign of the j-th pivot, so every pivot has magnitude >= 1.
-//    V2 = Q2 inv(U): the slices of the reduction Q for blocks 1.. are divided by U (trsm), so
+//    V2 = Q2 inv(U): the slices of the reduction Q for blocks 1.. are divided by U, so
 //    each block's multiply_q, in parallel, writes its rows of V2 directly over A.
 //    tau(j) = -s(j) U(j,j), which lies in [1, 2], and R is replaced by S R.
 //    Q S = H(1)...H(n) [I; 0] with H(j) = I - tau(j) v(j) v(j)^T, and s(j) reproduces xLARFG's

@@ -39,12 +39,6 @@ void dormqr_(const char* side, const char* trans, const int* m, const int* n, co
 void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
             const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
             const double* beta, double* c, const int* ldc, std::size_t, std::size_t);
-void strsm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
-            const int* n, const float* alpha, const float* a, const int* lda, float* b,
-            const int* ldb, std::size_t, std::size_t, std::size_t, std::size_t);
-void dtrsm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
-            const int* n, const double* alpha, const double* a, const int* lda, double* b,
-            const int* ldb, std::size_t, std::size_t, std::size_t, std::size_t);
 }
 
 namespace switchyard::tsqr::checks {
@@ -78,7 +72,6 @@ struct Reference<float> {
   static Lapack<float> table() {
     Lapack<float> lapack;
     lapack.geqrf = reference_symbol<decltype(sgeqrf_)>("sgeqrf_");
-    lapack.trsm = reference_symbol<decltype(strsm_)>("strsm_");
     return lapack;
   }
   static decltype(sorgqr_)* orgqr() { return reference_symbol<decltype(sorgqr_)>("sorgqr_"); }
@@ -90,7 +83,6 @@ struct Reference<double> {
   static Lapack<double> table() {
     Lapack<double> lapack;
     lapack.geqrf = reference_symbol<decltype(dgeqrf_)>("dgeqrf_");
-    lapack.trsm = reference_symbol<decltype(dtrsm_)>("dtrsm_");
     return lapack;
   }
   static decltype(dorgqr_)* orgqr() { return reference_symbol<decltype(dorgqr_)>("dorgqr_"); }

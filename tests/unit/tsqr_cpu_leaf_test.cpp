@@ -1,7 +1,8 @@
 // Checks the CPU TSQR's leaf kernels (tsqr/cpu_leaf.hpp) against reference LAPACK on single
 // blocks: factor_block must give xGEQRF's V, tau and R up to rounding, judged as LAPACK's LIN
 // tests judge a factorization, with T as xLARFT defines it; multiply_q must give xORGQR's Q
-// times S. Outputs start poisoned, and what the kernels must not write is checked untouched.
+// times S, divide_by_upper B inv(U). Outputs start poisoned, and what the kernels must not
+// write is checked untouched.
 
 #include <gtest/gtest.h>
 
@@ -211,6 +212,46 @@ TYPED_TEST(TsqrCpuLeaf, MultiplyQ) {
   unsigned seed = 20;
   for (const auto& [h, n] : shapes) check_multiply_q<TypeParam>(h, n, seed += 2);
   check_multiply_q<TypeParam>(300, 12, 99, 5);
+}
+
+// divide_by_upper(B) X satisfies X U = B, U as the reconstruction has it: its diagonal of
+// magnitude at least 1.
+template <class T>
+void check_divide_by_upper(int m, int n, unsigned seed, int extra_lead = 0) {
+  SCOPED_TRACE(::testing::Message() << m << " x " << n << ", ldb - m " << extra_lead);
+  Matrix<T> u = convert<T>(gaussian(n, n, seed), n + 2);
+  for (int j = 0; j < n; ++j) {
+    u(j, j) = std::copysign(T(1) + std::fabs(u(j, j)), u(j, j));
+    for (int i = j + 1; i < n; ++i) u(i, j) = kPoison<T>;  // not to be read
+  }
+  const Matrix<T> b = convert<T>(gaussian(m, n, seed + 1), m + extra_lead);
+  Matrix<T> x = b;
+  for (int j = 0; j < n; ++j) std::fill(&x(0, j) + m, &x(0, j) + x.ld, kPadding<T>);
+  std::vector<T> work(std::size_t(divide_by_upper_work(n)), kPoison<T>);
+  divide_by_upper(m, n, u.ptr(), u.ld, x.ptr(), x.ld, work.data());
+  long double worst = 0, scale = 0;
+  for (int j = 0; j < n; ++j) {
+    EXPECT_TRUE(std::all_of(&x(0, j) + m, &x(0, j) + x.ld, [](T v) { return v == kPadding<T>; }));
+    for (int i = 0; i < m; ++i) {
+      long double value = 0, size = 0;
+      for (int k = 0; k <= j; ++k) {
+        value += (long double)x(i, k) * u(k, j);
+        size += std::fabs((long double)x(i, k) * u(k, j));
+      }
+      worst = std::max(worst, std::fabs(value - b(i, j)));
+      scale = std::max(scale, size);
+    }
+  }
+  const double ratio = double(worst / scale / n / unit_roundoff<T>());
+  note_ratio<T>("|XU - B|_max/(max |X||U| n eps)", ratio);
+  EXPECT_LT(ratio, kLapackThreshold);
+}
+
+TYPED_TEST(TsqrCpuLeaf, DivideByUpper) {
+  const int shapes[][2] = {{1, 1}, {5, 1}, {31, 8}, {32, 8}, {100, 33}, {1000, 64}, {7, 70}};
+  unsigned seed = 40;
+  for (const auto& [m, n] : shapes) check_divide_by_upper<TypeParam>(m, n, seed += 2);
+  check_divide_by_upper<TypeParam>(300, 12, 77, 9);
 }
 
 }  // namespace

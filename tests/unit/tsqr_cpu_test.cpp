@@ -173,7 +173,7 @@ TYPED_TEST(TsqrCpu, RefusesWithoutTouchingA) {
   std::vector<T> tau(4, T(-7));
   const Lapack<T> lapack = Reference<T>::table();
   Lapack<T> incomplete = lapack;
-  incomplete.trsm = nullptr;
+  incomplete.geqrf = nullptr;
 
   EXPECT_EQ(factor_cpu(100, 4, a.ptr(), 100, tau.data(), incomplete, 2), kIncompleteTable);
   EXPECT_EQ(factor_cpu(3, 4, a.ptr(), 100, tau.data(), lapack, 2), kInvalidArgument);

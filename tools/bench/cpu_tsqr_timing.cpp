@@ -22,12 +22,6 @@
 extern "C" {
 void sgeqrf_(const int*, const int*, float*, const int*, float*, float*, const int*, int*);
 void dgeqrf_(const int*, const int*, double*, const int*, double*, double*, const int*, int*);
-void strsm_(const char*, const char*, const char*, const char*, const int*, const int*,
-            const float*, const float*, const int*, float*, const int*, std::size_t, std::size_t,
-            std::size_t, std::size_t);
-void dtrsm_(const char*, const char*, const char*, const char*, const int*, const int*,
-            const double*, const double*, const int*, double*, const int*, std::size_t,
-            std::size_t, std::size_t, std::size_t);
 }
 
 namespace {
@@ -40,13 +34,13 @@ template <>
 struct Linked<float> {
   static constexpr const char* name = "s";
   static constexpr auto geqrf = sgeqrf_;
-  static Lapack<float> table() { return {sgeqrf_, strsm_}; }
+  static Lapack<float> table() { return {sgeqrf_}; }
 };
 template <>
 struct Linked<double> {
   static constexpr const char* name = "d";
   static constexpr auto geqrf = dgeqrf_;
-  static Lapack<double> table() { return {dgeqrf_, dtrsm_}; }
+  static Lapack<double> table() { return {dgeqrf_}; }
 };
 
 template <class Prepare, class Run>
