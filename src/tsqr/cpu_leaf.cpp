@@ -25,17 +25,18 @@ namespace {
 
 using Index = std::ptrdiff_t;
 
-// 512-bit vectors in GCC's vector extension, for the loop nests that the compiler, left to
-// itself, vectorises across the outer loop with strided loads. Where the CPU's vectors are
-// narrower, the compiler splits them.
+// 256-bit vectors in GCC's vector extension, for the loop nests that the compiler, left to
+// itself, vectorises across the outer loop with strided loads. AVX2 runs them natively and
+// AVX-512 in its 32 registers; 512-bit ones, split in two for AVX2, ran several times slower
+// there (spilled sums), and gained AVX-512 only about a fifth. The baseline splits them too.
 template <class T>
 struct VectorOf {
-  typedef T type __attribute__((vector_size(64)));
+  typedef T type __attribute__((vector_size(32)));
 };
 template <class T>
 using Vector = typename VectorOf<T>::type;
 template <class T>
-constexpr int kVectorLanes = int(64 / sizeof(T));
+constexpr int kVectorLanes = int(32 / sizeof(T));
 
 // By reference: passed by value, these vectors would change the calling convention between
 // the copies compiled for each level (they are inlined anyway).
@@ -375,24 +376,29 @@ SWITCHYARD_INLINE void factor_block_body(int h, int n, T* a, Index lda, T* tau, 
   }
 }
 
-// Rows and columns of the result that multiply_q forms together: 4 x 4 vectors of sums.
+// Rows and columns of the result that multiply_q forms together: 4 x 3 vectors of sums and
+// the 4 loaded, which fit AVX2's 16 registers.
 template <class T>
 constexpr int kChunkRows = 4 * kVectorLanes<T>;
-constexpr int kTileColumns = 4;
+constexpr int kTileColumns = 3;
 
 // Columns c..c+Columns-1 of out = -rows W, rows and out kChunkRows x n (leading dimension
-// kChunkRows): each vector of `rows` loaded serves Columns columns of W.
+// kChunkRows): each vector of `rows` loaded serves Columns columns of W. The loops over the
+// tile are unrolled by request: only then are its sums kept in registers for AVX2.
 template <class T, int Columns>
 SWITCHYARD_INLINE void rows_times_w(int n, const T* rows, const T* w, int c, T* out) {
   constexpr int kParts = kChunkRows<T> / kVectorLanes<T>;
   Vector<T> sums[Columns][kParts] = {};
   for (int k = 0; k < n; ++k) {
     Vector<T> parts[kParts];
+#pragma GCC unroll 4
     for (int p = 0; p < kParts; ++p) {
       load(parts[p], rows + Index{k} * kChunkRows<T> + p * kVectorLanes<T>);
     }
+#pragma GCC unroll 4
     for (int j = 0; j < Columns; ++j) {
       const T w_kc = w[k + Index{c + j} * n];
+#pragma GCC unroll 4
       for (int p = 0; p < kParts; ++p) sums[j][p] += parts[p] * w_kc;
     }
   }
