@@ -1,10 +1,11 @@
-// The cpu route of sgeqrf/dgeqrf: TSQR on host threads (cpu_tsqr.hpp), with
-// the fallback library factoring the row blocks.
+// The cpu route of sgeqrf/dgeqrf: TSQR on host threads (cpu_tsqr.hpp), the
+// row blocks and the stack of their R factors factored by Switchyard's own
+// kernels (cpu_leaf.hpp); the fallback library serves the shapes too short
+// to split.
 //
-// It is taken only when forced (SWITCHYARD_ROUTE_DGEQRF=cpu): measured on a
-// 2-core machine with reference BLAS it does 3x dgeqrf's flops and is about
-// 1.25x slower than the fallback's dgeqrf at 2^20 x 32, so auto routing
-// does not pick it until it is measured to win on a machine and shape.
+// It is taken only when forced (SWITCHYARD_ROUTE_DGEQRF=cpu): auto routing
+// does not pick it until it is measured to win on a machine and shape
+// (cpu-tsqr-timing times it against the fallback's xGEQRF).
 #include <thread>
 
 #include "calls.hpp"
@@ -19,11 +20,11 @@ namespace {
 template <class T> tsqr::Lapack<T> fallback_lapack();
 template <> tsqr::Lapack<float> fallback_lapack<float>() {
   const Fallback& f = fallback();
-  return {f.sgeqrf, f.sorgqr, f.sgemm, f.strsm};
+  return {f.sgeqrf};
 }
 template <> tsqr::Lapack<double> fallback_lapack<double>() {
   const Fallback& f = fallback();
-  return {f.dgeqrf, f.dorgqr, f.dgemm, f.dtrsm};
+  return {f.dgeqrf};
 }
 
 const char* always_usable() { return nullptr; }

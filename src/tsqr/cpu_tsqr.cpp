@@ -9,19 +9,20 @@
 #include <thread>
 #include <vector>
 
+#include "cpu_leaf.hpp"
+
 namespace switchyard::tsqr {
 namespace {
 
 using Index = std::ptrdiff_t;
 
-// Leaf blocks of about a core's L2 cache size: the leaf geqrf and orgqr each sweep a block
-// once per column, and larger blocks shrink the serial stack factorization. On a 1 MiB L2 this
-// size was fastest for n from 8 to 64.
+// Leaf blocks of about a core's L2 cache size: factor_block sweeps a block once per column,
+// and larger blocks shrink the serial stack factorization.
 constexpr std::size_t kLeafBlockBytes = 1024 * 1024;
 
-// The serial stack factorization costs about 4 p n^3 flops against 6 m n^2 / threads for the
-// parallel passes, a ratio of (2/3) threads n / rows; blocks of at least this many times
-// threads * n rows keep it below 1/24.
+// The serial stack factorization costs about 5 p n^3 flops against 5 m n^2 / threads for the
+// parallel passes, a ratio of threads n / rows; blocks of at least this many times threads * n
+// rows keep it below 1/16.
 constexpr int kStackRowsPerThreadColumn = 16;
 
 // Rows [first(i), first(i) + height(i)) form block i; the last block also takes the remainder,
@@ -84,15 +85,6 @@ int geqrf_lwork(const Lapack<T>& la, int m, int n, T* a, int lda, T* tau) {
   return info == 0 ? lwork_from_query(answer) : -1;
 }
 
-template <class T>
-int orgqr_lwork(const Lapack<T>& la, int m, int n, T* a, int lda, T* tau) {
-  T answer{};
-  const int query = -1;
-  int info = 0;
-  la.orgqr(&m, &n, &n, a, &lda, tau, &answer, &query, &info);
-  return info == 0 ? lwork_from_query(answer) : -1;
-}
-
 // The arguments of the calls below are valid by construction, so their INFO is always 0.
 template <class T>
 void geqrf(const Lapack<T>& la, int m, int n, T* a, int lda, T* tau, std::vector<T>& work) {
@@ -102,31 +94,27 @@ void geqrf(const Lapack<T>& la, int m, int n, T* a, int lda, T* tau, std::vector
 }
 
 template <class T>
-void orgqr(const Lapack<T>& la, int m, int n, T* a, int lda, const T* tau, std::vector<T>& work) {
-  const int lwork = int(work.size());
-  int info = 0;
-  la.orgqr(&m, &n, &n, a, &lda, tau, work.data(), &lwork, &info);
-}
-
-// c = a * b with a m x k, b k x k.
-template <class T>
-void multiply(const Lapack<T>& la, int m, int k, const T* a, int lda, const T* b, int ldb, T* c,
-              int ldc) {
-  const T one = 1, zero = 0;
-  la.gemm("N", "N", &m, &k, &k, &one, a, &lda, b, &ldb, &zero, c, &ldc, 1, 1);
-}
-
-// b = b * inv(u) with u upper triangular n x n, b m x n.
-template <class T>
-void solve_right_upper(const Lapack<T>& la, int m, int n, const T* u, int ldu, T* b, int ldb) {
-  const T one = 1;
-  la.trsm("R", "U", "N", "N", &m, &n, &one, u, &ldu, b, &ldb, 1, 1, 1, 1);
-}
-
-template <class T>
 void copy_matrix(int m, int n, const T* from, int ld_from, T* to, int ld_to) {
   for (int j = 0; j < n; ++j) std::copy_n(from + Index{j} * ld_from, m, to + Index{j} * ld_to);
 }
+
+// The kernels work on a copy of a block whose columns lie an odd number of cache lines apart:
+// in A they are lda apart, often a multiple of a large power of two, and would then all map to
+// the same few cache sets, so that a block that fits the cache by size would not stay in it.
+// Copied column by column, A is also read and written in long contiguous runs.
+template <class T>
+int padded_lead(int rows) {
+  constexpr int kLine = int(64 / sizeof(T));
+  return (rows + kLine - 1) / kLine * kLine + kLine;
+}
+
+// Scratch for one worker thread.
+template <class T>
+struct Workspace {
+  std::vector<T> block;   // a block being worked on, columns padded_lead apart
+  std::vector<T> kernel;  // the cpu_leaf kernels' work
+  std::vector<T> tau;     // factor_block's tau, not needed past T's diagonal, which repeats it
+};
 
 template <class T>
 void copy_upper_triangle(int n, const T* from, int ld_from, T* to, int ld_to) {
@@ -139,13 +127,6 @@ bool any_nonzero(const T* x, int count) {
   return std::any_of(x, x + count, [](T value) { return value != T(0); });
 }
 
-// Scratch for one worker thread.
-template <class T>
-struct Workspace {
-  std::vector<T> q;     // a block's explicit Q before it is multiplied by the reduction Q
-  std::vector<T> work;  // geqrf / orgqr workspace
-};
-
 template <class T>
 class Factorization {
  public:
@@ -153,25 +134,23 @@ class Factorization {
       : n_(n), lda_(lda), a_(a), la_(la), blocks_(blocks), workers_(workers) {}
 
   // Everything that can fail happens here, before A is touched.
-  int allocate(T* tau) {
-    const int leaf_lwork = std::max(geqrf_lwork(la_, blocks_.max_height(), n_, a_, lda_, tau),
-                                    orgqr_lwork(la_, blocks_.max_height(), n_, a_, lda_, tau));
-    const int stack_lwork = std::max(geqrf_lwork(la_, stack_rows(), n_, a_, lda_, tau),
-                                     orgqr_lwork(la_, stack_rows(), n_, a_, lda_, tau));
-    if (std::min(leaf_lwork, stack_lwork) < 0) return kWorkspaceQuery;
+  int allocate() {
     try {
       const std::size_t n = std::size_t(n_);
-      leaf_tau_.resize(std::size_t(blocks_.count) * n);
-      stack_.resize(std::size_t(stack_rows()) * n);  // zero below each block's R, as required
-      stack_tau_.resize(n);
-      stack_work_.resize(std::size_t(stack_lwork));
+      leaf_t_.resize(std::size_t(blocks_.count) * n * n);
+      stack_.resize(std::size_t(stack_lead()) * n);  // zero below each block's R, as required
+      stack_t_.resize(n * n);
+      identity_.resize(n * n);
+      for (std::size_t j = 0; j < n; ++j) identity_[j * n + j] = 1;
       r_.resize(n * n);
       s_.resize(n);
       v_nonzero_.resize(std::size_t(blocks_.count) * n);
       workspaces_.resize(std::size_t(workers_));
       for (Workspace<T>& workspace : workspaces_) {
-        workspace.q.resize(std::size_t(blocks_.max_height()) * n);
-        workspace.work.resize(std::size_t(leaf_lwork));
+        workspace.block.resize(std::size_t(padded_lead<T>(blocks_.max_height())) * n);
+        workspace.kernel.resize(std::size_t(std::max(
+            {factor_block_work(n_), multiply_q_work(n_), divide_by_upper_work(n_)})));
+        workspace.tau.resize(n);
       }
     } catch (const std::bad_alloc&) {
       return kOutOfMemory;
@@ -191,7 +170,7 @@ class Factorization {
     divide_stack_by_u();
     run_parallel(blocks_.count, workers_, [this](int worker, int block) {
       if (block == 0) {
-        divide_block0_by_u();
+        divide_block0_by_u(workspaces_[worker]);
       } else {
         multiply_leaf_q_by_stack(block, workspaces_[worker]);
       }
@@ -202,28 +181,41 @@ class Factorization {
 
  private:
   int stack_rows() const { return blocks_.count * n_; }
+  int stack_lead() const { return padded_lead<T>(stack_rows()); }
   T* block_rows(int block) const { return a_ + blocks_.first(block); }
   T& at(int i, int j) const { return a_[i + Index{j} * lda_]; }
 
   void factor_leaf(int block, Workspace<T>& workspace) {
-    geqrf(la_, blocks_.height(block), n_, block_rows(block), lda_, leaf_tau(block), workspace.work);
-    copy_upper_triangle(n_, block_rows(block), lda_, stack_block(block), stack_rows());
+    const int height = blocks_.height(block);
+    const int lead = padded_lead<T>(height);
+    T* const copy = workspace.block.data();
+    copy_matrix(height, n_, block_rows(block), lda_, copy, lead);
+    factor_block(height, n_, copy, lead, workspace.tau.data(), leaf_t(block), n_,
+                 workspace.kernel.data());
+    copy_matrix(height, n_, copy, lead, block_rows(block), lda_);
+    copy_upper_triangle(n_, copy, lead, stack_block(block), stack_lead());
   }
 
-  // R of the stacked R factors is R of A; its explicit Q combines the blocks' Q factors.
+  // R of the stacked R factors is R of A; its explicit Q, Q [I; 0], combines the blocks' Q
+  // factors. The stack is factored by the blocks' kernels, on the caller's thread.
   void factor_stack() {
-    geqrf(la_, stack_rows(), n_, stack_.data(), stack_rows(), stack_tau_.data(), stack_work_);
-    copy_upper_triangle(n_, stack_.data(), stack_rows(), r_.data(), n_);
-    orgqr(la_, stack_rows(), n_, stack_.data(), stack_rows(), stack_tau_.data(), stack_work_);
+    Workspace<T>& workspace = workspaces_[0];
+    factor_block(stack_rows(), n_, stack_.data(), stack_lead(), workspace.tau.data(),
+                 stack_t_.data(), n_, workspace.kernel.data());
+    copy_upper_triangle(n_, stack_.data(), stack_lead(), r_.data(), n_);
+    multiply_q(stack_rows(), n_, stack_.data(), stack_lead(), stack_t_.data(), n_,
+               identity_.data(), n_, workspace.kernel.data());
   }
 
   // Overwrites the block's reflectors in A with (the block's explicit Q) * (its stack slice).
   void multiply_leaf_q_by_stack(int block, Workspace<T>& workspace) {
     const int height = blocks_.height(block);
-    copy_matrix(height, n_, block_rows(block), lda_, workspace.q.data(), height);
-    orgqr(la_, height, n_, workspace.q.data(), height, leaf_tau(block), workspace.work);
-    multiply(la_, height, n_, workspace.q.data(), height, stack_block(block), stack_rows(),
-             block_rows(block), lda_);
+    const int lead = padded_lead<T>(height);
+    T* const copy = workspace.block.data();
+    copy_matrix(height, n_, block_rows(block), lda_, copy, lead);
+    multiply_q(height, n_, copy, lead, leaf_t(block), n_, stack_block(block), stack_lead(),
+               workspace.kernel.data());
+    copy_matrix(height, n_, copy, lead, block_rows(block), lda_);
   }
 
   // In place on Q1 (top n x n of A): unit lower V1 strictly below the diagonal, U on and above
@@ -246,13 +238,16 @@ class Factorization {
   // the small slices of blocks 1.. by U here lets their multiplication produce V2 directly,
   // which saves a pass over A.
   void divide_stack_by_u() {
-    solve_right_upper(la_, stack_rows() - n_, n_, a_, lda_, stack_block(1), stack_rows());
+    divide_by_upper(stack_rows() - n_, n_, a_, lda_, stack_block(1), stack_lead(),
+                    workspaces_[0].kernel.data());
   }
 
   // Block 0 already holds its rows of Q; those below Q1 become V2.
-  void divide_block0_by_u() {
+  void divide_block0_by_u(Workspace<T>& workspace) {
     const int height = blocks_.height(0) - n_;
-    if (height > 0) solve_right_upper(la_, height, n_, a_, lda_, block_rows(0) + n_, lda_);
+    if (height > 0) {
+      divide_by_upper(height, n_, a_, lda_, block_rows(0) + n_, lda_, workspace.kernel.data());
+    }
   }
 
   // Records which columns of V are nonzero in the block's rows of V2.
@@ -287,7 +282,7 @@ class Factorization {
     }
   }
 
-  T* leaf_tau(int block) { return leaf_tau_.data() + std::size_t(block) * n_; }
+  T* leaf_t(int block) { return leaf_t_.data() + std::size_t(block) * n_ * n_; }
   T* stack_block(int block) { return stack_.data() + std::size_t(block) * n_; }
 
   const int n_;
@@ -297,10 +292,11 @@ class Factorization {
   const RowBlocks blocks_;
   const int workers_;
 
-  std::vector<T> leaf_tau_;  // tau of each block's geqrf, n per block
-  std::vector<T> stack_;     // the blocks' R factors stacked, then the reduction Q
-  std::vector<T> stack_tau_;
-  std::vector<T> stack_work_;
+  std::vector<T> leaf_t_;    // T of each block's compact WY form, n x n per block
+  std::vector<T> stack_;     // the blocks' R factors stacked (stack_lead apart), then the
+                             // reduction Q
+  std::vector<T> stack_t_;   // T of the stack's compact WY form, n x n
+  std::vector<T> identity_;  // n x n
   std::vector<T> r_;                      // R of A before the sign change, n x n
   std::vector<T> s_;                      // the reconstruction signs
   std::vector<unsigned char> v_nonzero_;  // per block and column: the block's V rows are nonzero
@@ -332,7 +328,7 @@ int factor_cpu_with_block_rows(int m, int n, T* a, int lda, T* tau, const Lapack
   const RowBlocks blocks = split_rows(m, block_rows);
   if (blocks.count == 1) return factor_single_block(m, n, a, lda, tau, lapack);
   Factorization<T> factorization(n, a, lda, lapack, blocks, std::min(threads, blocks.count));
-  const int status = factorization.allocate(tau);
+  const int status = factorization.allocate();
   if (status != kOk) return status;
   factorization.run(tau);
   return kOk;

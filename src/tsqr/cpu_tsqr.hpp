@@ -3,16 +3,18 @@
 // Multithreaded tall-skinny QR (TSQR) for the CPU whose output follows LAPACK xGEQRF's contract.
 //
 // 1. The rows of A are split into p cache-sized blocks of at least n rows; each block is
-//    factored in place with geqrf on a worker thread, and its n x n R factor is copied into a
+//    factored with Switchyard's own kernel (cpu_leaf.hpp: xGEQRF's output plus the compact WY
+//    T of the block's reflectors) on a worker thread, and its n x n R factor is copied into a
 //    (p n) x n stack.
-// 2. The stack is factored with geqrf (giving R) and its explicit Q, the reduction Q, is formed:
-//    block i's rows of the thin Q of A are (block i's explicit Q) * (slice i of the reduction Q).
+// 2. The stack is factored by the same kernels (giving R) and its explicit Q, the reduction Q,
+//    is formed: block i's rows of the thin Q of A are (block i's Q) [slice i of the reduction
+//    Q; 0], which multiply_q (cpu_leaf.hpp) forms in one pass over the block from its V and T.
 // 3. Householder reconstruction (Ballard, Demmel, Grigori et al., "Reconstructing Householder
 //    vectors from Tall-Skinny QR", 2015; LAPACK 3.10 xORHR_COL): block 0's rows of Q are formed
-//    (orgqr, gemm) and Q1 - S = V1 U is factored by LU without pivoting, with Q1 the top n x n
-//    of Q and S = diag(s), s(j) = -sign of the j-th pivot, so every pivot has magnitude >= 1.
-//    V2 = Q2 inv(U): the slices of the reduction Q for blocks 1.. are divided by U (trsm), so
-//    each block's orgqr and gemm, in parallel, write its rows of V2 directly over A.
+//    and Q1 - S = V1 U is factored by LU without pivoting, with Q1 the top n x n of Q and
+//    S = diag(s), s(j) = -sign of the j-th pivot, so every pivot has magnitude >= 1.
+//    V2 = Q2 inv(U): the slices of the reduction Q for blocks 1.. are divided by U, so
+//    each block's multiply_q, in parallel, writes its rows of V2 directly over A.
 //    tau(j) = -s(j) U(j,j), which lies in [1, 2], and R is replaced by S R.
 //    Q S = H(1)...H(n) [I; 0] with H(j) = I - tau(j) v(j) v(j)^T, and s(j) reproduces xLARFG's
 //    choice beta = -sign(alpha) ||x||, so V, tau and R are xGEQRF's up to rounding.
@@ -27,9 +29,10 @@
 // but a genuine reflector (tau in [1, 2]) here, whose Q column is another orthonormal completion;
 // both satisfy the contract, and R then differs from xGEQRF's in those rows, as R is not unique.
 //
-// Cost: about 6 m n^2 flops against 2 m n^2 for xGEQRF, in two parallel passes over A, each on
-// cache-sized row blocks; the stack factorization (about 4 p n^3 flops) is serial. Extra memory:
-// the stack and one block-sized buffer per thread.
+// Cost: about 5 m n^2 flops against 2 m n^2 for xGEQRF (3 m n^2 to factor the blocks, T
+// included, 2 m n^2 to form V2), in two parallel passes over A, each on cache-sized row blocks
+// held in a copy; the stack factorization (about 5 p n^3 flops) is serial. Extra memory: the
+// stack, an n x n T per block and one block-sized buffer per thread.
 
 #include "lapack_table.hpp"
 

@@ -4,16 +4,13 @@
 
 namespace switchyard::tsqr {
 
-// The LAPACK/BLAS entry points the CPU TSQR calls on its row blocks, for T = float (s*) or
-// double (d*): in the library those of the fallback, in tests those of reference LAPACK.
+// The LAPACK entry point the CPU TSQR calls, for T = float (s*) or double (d*): geqrf, for the
+// shapes too short to split. In the library the fallback's, in tests reference LAPACK's.
 template <class T>
 struct Lapack {
   GeqrfFn<T>* geqrf = nullptr;  // sgeqrf_ / dgeqrf_
-  OrgqrFn<T>* orgqr = nullptr;  // sorgqr_ / dorgqr_
-  GemmFn<T>* gemm = nullptr;    // sgemm_ / dgemm_
-  TrsmFn<T>* trsm = nullptr;    // strsm_ / dtrsm_
 
-  bool complete() const { return geqrf && orgqr && gemm && trsm; }
+  bool complete() const { return geqrf != nullptr; }
 };
 
 }  // namespace switchyard::tsqr

@@ -159,8 +159,8 @@ TYPED_TEST(QrApplyGpu, FormQMatchesReferenceOrgqr) {
         const int lwork = 64 * n;
         std::vector<T> work(static_cast<std::size_t>(lwork));
         int info = 0;
-        Reference<T>::table().orgqr(&expected.m, &expected.n, &c.k, expected.ptr(), &expected.ld,
-                                    f.tau.data(), work.data(), &lwork, &info);
+        Reference<T>::orgqr()(&expected.m, &expected.n, &c.k, expected.ptr(), &expected.ld,
+                              f.tau.data(), work.data(), &lwork, &info);
         ASSERT_EQ(info, 0);
       }
       Placed<T> placed(f.v, where);

@@ -36,18 +36,9 @@ void dormqr_(const char* side, const char* trans, const int* m, const int* n, co
              const double* a, const int* lda, const double* tau, double* c, const int* ldc,
              double* work, const int* lwork, int* info, std::size_t side_len,
              std::size_t trans_len);
-void sgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
-            const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
-            const float* beta, float* c, const int* ldc, std::size_t, std::size_t);
 void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
             const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
             const double* beta, double* c, const int* ldc, std::size_t, std::size_t);
-void strsm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
-            const int* n, const float* alpha, const float* a, const int* lda, float* b,
-            const int* ldb, std::size_t, std::size_t, std::size_t, std::size_t);
-void dtrsm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
-            const int* n, const double* alpha, const double* a, const int* lda, double* b,
-            const int* ldb, std::size_t, std::size_t, std::size_t, std::size_t);
 }
 
 namespace switchyard::tsqr::checks {
@@ -71,7 +62,8 @@ Fn* reference_symbol(const char* name) {
   return reinterpret_cast<Fn*>(symbol);
 }
 
-// Reference LAPACK per precision: the table factor_cpu runs on, and xORMQR for the checks.
+// Reference LAPACK per precision: the table factor_cpu runs on, and xORGQR and xORMQR for the
+// checks.
 template <class T>
 struct Reference;
 
@@ -80,11 +72,9 @@ struct Reference<float> {
   static Lapack<float> table() {
     Lapack<float> lapack;
     lapack.geqrf = reference_symbol<decltype(sgeqrf_)>("sgeqrf_");
-    lapack.orgqr = reference_symbol<decltype(sorgqr_)>("sorgqr_");
-    lapack.gemm = reference_symbol<decltype(sgemm_)>("sgemm_");
-    lapack.trsm = reference_symbol<decltype(strsm_)>("strsm_");
     return lapack;
   }
+  static decltype(sorgqr_)* orgqr() { return reference_symbol<decltype(sorgqr_)>("sorgqr_"); }
   static decltype(sormqr_)* ormqr() { return reference_symbol<decltype(sormqr_)>("sormqr_"); }
 };
 
@@ -93,11 +83,9 @@ struct Reference<double> {
   static Lapack<double> table() {
     Lapack<double> lapack;
     lapack.geqrf = reference_symbol<decltype(dgeqrf_)>("dgeqrf_");
-    lapack.orgqr = reference_symbol<decltype(dorgqr_)>("dorgqr_");
-    lapack.gemm = reference_symbol<decltype(dgemm_)>("dgemm_");
-    lapack.trsm = reference_symbol<decltype(dtrsm_)>("dtrsm_");
     return lapack;
   }
+  static decltype(dorgqr_)* orgqr() { return reference_symbol<decltype(dorgqr_)>("dorgqr_"); }
   static decltype(dormqr_)* ormqr() { return reference_symbol<decltype(dormqr_)>("dormqr_"); }
 };
 
@@ -151,8 +139,8 @@ Matrix<T> reference_q(const Matrix<T>& factored, const std::vector<T>& tau) {
   const int lwork = std::max(1, q.n) * 64;
   std::vector<T> work(static_cast<std::size_t>(lwork));
   int info = 0;
-  Reference<T>::table().orgqr(&q.m, &q.n, &q.n, q.ptr(), &q.ld, tau.data(), work.data(), &lwork,
-                              &info);
+  Reference<T>::orgqr()(&q.m, &q.n, &q.n, q.ptr(), &q.ld, tau.data(), work.data(), &lwork,
+                        &info);
   EXPECT_EQ(info, 0);
   return q;
 }

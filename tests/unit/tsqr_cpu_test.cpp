@@ -78,6 +78,17 @@ TYPED_TEST(TsqrCpu, ThreadCounts) {
     check<TypeParam>(gaussian(5000, 16, 3), CompareToGeqrf::kYes, {threads, 100, 0});
 }
 
+// The result depends on the blocks only, never on which thread factors which block or when.
+TYPED_TEST(TsqrCpu, SameBitsForAnyThreadCount) {
+  const Matrix<double> input = gaussian(20000, 24, 17);
+  const Factored<TypeParam> one = factor<TypeParam>(input, {1, 500, 0});
+  for (int threads : {1, 2, 3, 8}) {
+    const Factored<TypeParam> many = factor<TypeParam>(input, {threads, 500, 0});
+    EXPECT_EQ(many.a.data, one.a.data) << threads;
+    EXPECT_EQ(many.tau, one.tau) << threads;
+  }
+}
+
 TYPED_TEST(TsqrCpu, GradedColumns) {
   for (int step : {1, 2}) {
     check<TypeParam>(graded(20000, 12, step, 4), CompareToGeqrf::kYes);
@@ -162,7 +173,7 @@ TYPED_TEST(TsqrCpu, RefusesWithoutTouchingA) {
   std::vector<T> tau(4, T(-7));
   const Lapack<T> lapack = Reference<T>::table();
   Lapack<T> incomplete = lapack;
-  incomplete.trsm = nullptr;
+  incomplete.geqrf = nullptr;
 
   EXPECT_EQ(factor_cpu(100, 4, a.ptr(), 100, tau.data(), incomplete, 2), kIncompleteTable);
   EXPECT_EQ(factor_cpu(3, 4, a.ptr(), 100, tau.data(), lapack, 2), kInvalidArgument);
