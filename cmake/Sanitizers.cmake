@@ -14,6 +14,10 @@ if(SWITCHYARD_SANITIZE)
   add_compile_options(-fsanitize=${SWITCHYARD_SANITIZE} -fno-omit-frame-pointer
     -fno-sanitize-recover=all)
   add_link_options(-fsanitize=${SWITCHYARD_SANITIZE})
+  # target_clones picks its code through IFUNC resolvers, which the dynamic loader runs while it
+  # relocates, before a sanitizer's runtime is ready (ThreadSanitizer crashes there): sanitizer
+  # builds compile the CPU TSQR's kernels for the baseline only.
+  add_compile_definitions(SWITCHYARD_NO_TARGET_CLONES)
   if(SWITCHYARD_SANITIZE MATCHES "address")
     set(runtime libasan.so)
   elseif(SWITCHYARD_SANITIZE MATCHES "thread")

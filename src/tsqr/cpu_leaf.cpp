@@ -9,7 +9,7 @@
 // Each entry point is compiled for x86-64-v4 (AVX-512), v3 (AVX2, FMA) and the baseline, and
 // the loader picks the best the CPU runs. The helpers are inlined into every copy, so that
 // their loops are vectorised for each level.
-#if defined(__x86_64__) && defined(__has_attribute)
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(SWITCHYARD_NO_TARGET_CLONES)
 #if __has_attribute(target_clones)
 #define SWITCHYARD_LEAF_CLONES \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
