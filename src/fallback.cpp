@@ -13,9 +13,8 @@ namespace switchyard {
 namespace {
 
 // The routines Switchyard hands to its fallback (resolve_table).
-constexpr const char* handed_on[] = {"sgemm_",  "dgemm_",  "ssyrk_",  "dsyrk_",
-                                     "sgeqrf_", "dgeqrf_", "sorgqr_", "dorgqr_",
-                                     "sormqr_", "dormqr_", "strsm_",  "dtrsm_"};
+constexpr const char* handed_on[] = {"sgemm_",  "dgemm_",  "ssyrk_",  "dsyrk_",  "sgeqrf_",
+                                     "dgeqrf_", "sorgqr_", "dorgqr_", "sormqr_", "dormqr_"};
 
 const void* own_base() {
   static const void* base = [] {
@@ -143,8 +142,6 @@ FallbackTable<I> resolve_table(const TableSource& source) {
   f.dorgqr = lookup<OrgqrFn<double, I>>("dorgqr_", source);
   f.sormqr = lookup<OrmqrFn<float, I>>("sormqr_", source);
   f.dormqr = lookup<OrmqrFn<double, I>>("dormqr_", source);
-  f.strsm = lookup<TrsmFn<float, I>>("strsm_", source);
-  f.dtrsm = lookup<TrsmFn<double, I>>("dtrsm_", source);
   f.blas_origin = origin(reinterpret_cast<void*>(f.dgemm));
   f.lapack_origin = origin(reinterpret_cast<void*>(f.dgeqrf));
   return f;

@@ -43,11 +43,6 @@ using OrmqrFn = void(const char* side, const char* trans, const I* m, const I* n
                      const T* a, const I* lda, const T* tau, T* c, const I* ldc, T* work,
                      const I* lwork, I* info, std::size_t side_len, std::size_t trans_len);
 
-template <class T, class I = int>
-using TrsmFn = void(const char* side, const char* uplo, const char* transa, const char* diag,
-                    const I* m, const I* n, const T* alpha, const T* a, const I* lda, T* b,
-                    const I* ldb, std::size_t, std::size_t, std::size_t, std::size_t);
-
 template <class I>
 struct FallbackTable {
   GemmFn<float, I>* sgemm;
@@ -60,8 +55,6 @@ struct FallbackTable {
   OrgqrFn<double, I>* dorgqr;
   OrmqrFn<float, I>* sormqr;
   OrmqrFn<double, I>* dormqr;
-  TrsmFn<float, I>* strsm;
-  TrsmFn<double, I>* dtrsm;
   std::string blas_origin;    // the file dgemm was found in
   std::string lapack_origin;  // the file dgeqrf was found in
 };

@@ -27,7 +27,6 @@ struct Routines64<float> {
   static auto geqrf() { return fallback64().sgeqrf; }
   static auto orgqr() { return fallback64().sorgqr; }
   static auto ormqr() { return fallback64().sormqr; }
-  static auto trsm() { return fallback64().strsm; }
 };
 template <>
 struct Routines64<double> {
@@ -36,7 +35,6 @@ struct Routines64<double> {
   static auto geqrf() { return fallback64().dgeqrf; }
   static auto orgqr() { return fallback64().dorgqr; }
   static auto ormqr() { return fallback64().dormqr; }
-  static auto trsm() { return fallback64().dtrsm; }
 };
 
 // Each adapter has the 32-bit signature and calls the 64-bit routine with its
@@ -88,16 +86,6 @@ void ormqr(const char* side, const char* trans, const int* m, const int* n, cons
   *info = int(info64);
 }
 
-template <class T>
-void trsm(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
-          const int* n, const T* alpha, const T* a, const int* lda, T* b, const int* ldb,
-          std::size_t side_len, std::size_t uplo_len, std::size_t transa_len,
-          std::size_t diag_len) {
-  const I64 m64 = *m, n64 = *n, lda64 = *lda, ldb64 = *ldb;
-  Routines64<T>::trsm()(side, uplo, transa, diag, &m64, &n64, alpha, a, &lda64, b, &ldb64, side_len,
-                        uplo_len, transa_len, diag_len);
-}
-
 }  // namespace
 
 const char* const ilp64_suffix = "";
@@ -119,8 +107,6 @@ const Fallback& fallback() {
                               orgqr<double>,
                               ormqr<float>,
                               ormqr<double>,
-                              trsm<float>,
-                              trsm<double>,
                               fallback64().blas_origin,
                               fallback64().lapack_origin};
   return table;
