@@ -20,6 +20,7 @@
 #include "export.hpp"
 #include "fallback.hpp"
 #include "switchyard.h"
+#include "tsqr/cpu_tsqr.hpp"
 
 namespace switchyard {
 namespace {
@@ -38,6 +39,8 @@ struct Tall {
 Tall tall(int size, int width) {
   return {int(kQrSizes[size] / kQrWidths[width]), kQrWidths[width]};
 }
+// The timed runs of the CPU TSQR at each shape, after one untimed.
+constexpr int kCpuTsqrRuns = 5;
 // The QR that times a cold CUDA start, and the columns of ormqr's C at every width.
 constexpr Tall kNarrow = {1 << 17, 32};
 
@@ -119,8 +122,8 @@ void time_gemm(GemmFn<T>* gemm, FallbackRates& rates, Progress& progress) {
                    "gemm 4096 x 32 x 4096"},
         std::tuple{kPanel, kPanel, kNarrowSide, &FallbackRates::gemm_rank,
                    "gemm 4096 x 4096 x 32"}}) {
-    std::vector<T> a = random_matrix<T>(std::size_t(m) * k), b = random_matrix<T>(std::size_t(k) * n),
-                   c(std::size_t(m) * n);
+    std::vector<T> a = random_matrix<T>(std::size_t(m) * k),
+                   b = random_matrix<T>(std::size_t(k) * n), c(std::size_t(m) * n);
     const double s = best_seconds([&, m = m, n = n, k = k] {
       gemm("N", "N", &m, &n, &k, &one, a.data(), &m, b.data(), &k, &zero, c.data(), &m, 1, 1);
     });
@@ -150,14 +153,16 @@ void time_syrk(SyrkFn<T>* syrk, FallbackRates& rates, Progress& progress) {
     const double s = best_seconds([&, n = n, k = k] {
       syrk("U", "T", &n, &k, &one, a.data(), &k, &zero, c.data(), &n, 1, 1);
     });
-    (rates.*into)[p] = gflops(p == 0 ? Routine::dsyrk : Routine::ssyrk, Shape{n, n, k, 'U', 'T'}, s);
+    (rates.*into)[p] =
+        gflops(p == 0 ? Routine::dsyrk : Routine::ssyrk, Shape{n, n, k, 'U', 'T'}, s);
     progress.step((std::string(p == 0 ? "d" : "s") + label).c_str());
   }
 }
 
 template <class T>
 void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, int size, int width,
-             FallbackRates& rates, Progress& progress) {
+             HostFigures& figures, Progress& progress) {
+  FallbackRates& rates = figures.rates;
   const Tall shape = tall(size, width);
   const int p = precision_index<T>;
   const bool d = p == 0;
@@ -172,34 +177,73 @@ void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, int size, 
   std::vector<T> a, tau(n), work(lwork), c;
   int info = 0;
   const auto step = [&](const char* routine) {
-    progress.step((std::string(d ? "d" : "s") + routine + " " + std::to_string(m) + " x " +
-                   std::to_string(n)).c_str());
+    progress.step(
+        (std::string(d ? "d" : "s") + routine + " " + std::to_string(m) + " x " + std::to_string(n))
+            .c_str());
   };
   const double factor = best_seconds(
       [&] { a = a0; }, [&] { geqrf(&m, &n, a.data(), &m, tau.data(), work.data(), &lwork, &info); },
       untimed, timed);
-  rates.geqrf[size][width][p] =
-      gflops(d ? Routine::dgeqrf : Routine::sgeqrf, Shape{m, n}, factor);
+  rates.geqrf[size][width][p] = gflops(d ? Routine::dgeqrf : Routine::sgeqrf, Shape{m, n}, factor);
   step("geqrf");
   const std::vector<T> reflectors = a;
-  const double form = best_seconds(
-      [&] { a = reflectors; },
-      [&] { orgqr(&m, &n, &n, a.data(), &m, tau.data(), work.data(), &lwork, &info); }, untimed,
-      timed);
-  rates.orgqr[size][width][p] =
-      gflops(d ? Routine::dorgqr : Routine::sorgqr, Shape{m, n, n}, form);
+  // The CPU TSQR on the same matrix and as many threads as it runs with in a call, the fallback
+  // factoring what it leaves to it. A status other than kOk (no memory) leaves its rate at
+  // the fallback's, so the router never prefers it.
+  // It takes a few tens of milliseconds, where its threads' start and the machine's other work
+  // show: on the H200 host, the best of 2 runs at 2^17 x 32 gave 9.8 GFLOP/s in one
+  // calibration and 25 in the next; hence the best of more runs.
+  const tsqr::Lapack<T> lapack{geqrf};
+  std::vector<T> tsqr_tau(n);  // tau stays xGEQRF's, for the routines below
+  int status = tsqr::kOk;
+  const double tsqr_seconds =
+      best_seconds([&] { a = a0; },
+                   [&] {
+                     const int s = tsqr::factor_cpu(m, n, a.data(), m, tsqr_tau.data(), lapack,
+                                                    fallback_threads());
+                     if (s != tsqr::kOk) status = s;
+                   },
+                   1, kCpuTsqrRuns);
+  figures.cpu_tsqr.geqrf[size][width][p] =
+      status == tsqr::kOk ? gflops(d ? Routine::dgeqrf : Routine::sgeqrf, Shape{m, n}, tsqr_seconds)
+                          : rates.geqrf[size][width][p];
+  step("cpu TSQR");
+  const double form =
+      best_seconds([&] { a = reflectors; },
+                   [&] { orgqr(&m, &n, &n, a.data(), &m, tau.data(), work.data(), &lwork, &info); },
+                   untimed, timed);
+  rates.orgqr[size][width][p] = gflops(d ? Routine::dorgqr : Routine::sorgqr, Shape{m, n, n}, form);
   step("orgqr");
   const std::vector<T> c0 = random_matrix<T>(std::size_t(m) * c_cols);
-  const double apply = best_seconds(
-      [&] { c = c0; },
-      [&] {
-        ormqr("L", "T", &m, &c_cols, &n, reflectors.data(), &m, tau.data(), c.data(), &m,
-              work.data(), &lwork, &info, 1, 1);
-      },
-      untimed, timed);
-  rates.ormqr[size][width][p] = gflops(d ? Routine::dormqr : Routine::sormqr,
-                                       Shape{m, c_cols, n, 'L', 'T'}, apply);
+  const double apply =
+      best_seconds([&] { c = c0; },
+                   [&] {
+                     ormqr("L", "T", &m, &c_cols, &n, reflectors.data(), &m, tau.data(), c.data(),
+                           &m, work.data(), &lwork, &info, 1, 1);
+                   },
+                   untimed, timed);
+  rates.ormqr[size][width][p] =
+      gflops(d ? Routine::dormqr : Routine::sormqr, Shape{m, c_cols, n, 'L', 'T'}, apply);
   step("ormqr");
+}
+
+// What a call of the CPU TSQR costs whatever its size: the median of kCpuTsqrRuns calls on
+// 16384 x 8, the smallest shape the router weighs it for, whose flops take a fraction of it.
+double cpu_tsqr_call_seconds(GeqrfFn<double>* geqrf) {
+  const int m = 1 << 14, n = 8;
+  const std::vector<double> a0 = random_matrix<double>(std::size_t(m) * n);
+  std::vector<double> a, tau(n);
+  std::vector<double> times;
+  for (int i = 0; i <= kCpuTsqrRuns; ++i) {
+    a = a0;
+    const auto start = Clock::now();
+    const int status = tsqr::factor_cpu(m, n, a.data(), m, tau.data(), tsqr::Lapack<double>{geqrf},
+                                        fallback_threads());
+    if (status != tsqr::kOk) return 1.0;  // it could not run: a cost the router never pays
+    if (i > 0) times.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
 }
 
 // What a cold device costs the first call routed to it: that call's time less the same call's
@@ -261,13 +305,36 @@ double later_start(const std::function<double()>& measure) {
   return (first + second) / 2;
 }
 
+// What the first CPU TSQR call of a process costs beyond later ones, in a child process of this
+// one, which has run none: its first 131072 x 32 call less the best of three later ones, as
+// later_start takes it over fresh processes.
+double cpu_tsqr_first_call_seconds(GeqrfFn<double>* geqrf) {
+  return later_start([geqrf] {
+    const int m = kNarrow.rows, n = kNarrow.cols;
+    const std::vector<double> a0 = random_matrix<double>(std::size_t(m) * n);
+    std::vector<double> a, tau(n);
+    const auto timed = [&] {
+      a = a0;
+      const auto start = Clock::now();
+      const int status = tsqr::factor_cpu(m, n, a.data(), m, tau.data(),
+                                          tsqr::Lapack<double>{geqrf}, fallback_threads());
+      return status == tsqr::kOk ? std::chrono::duration<double>(Clock::now() - start).count()
+                                 : -1.0;
+    };
+    const double first = timed();
+    double later = 1e300;
+    for (int i = 0; i < 3; ++i) later = std::min(later, timed());
+    return first < 0.0 || later < 0.0 ? 0.0 : std::max(0.0, first - later);
+  });
+}
+
 }  // namespace
 }  // namespace switchyard
 
 SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   using namespace switchyard;
   HostFigures figures = calibration().figures;  // start-ups stay as they were where none runs
-  Progress progress(progress_out, 16 + 6 * kQrSizeCount * kQrWidthCount);
+  Progress progress(progress_out, 18 + 8 * kQrSizeCount * kQrWidthCount);
   {
     // The device start-ups first, each in a child of this process, which starts none.
     const int m = kNarrow.rows, n = kNarrow.cols, lwork = 1, k = kSquare;
@@ -284,21 +351,27 @@ SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
     });
     if (cuda > 0.0) figures.cuda_start_s = cuda;
     progress.step("CUDA start-up");
-    const GemmCall<double> gemm{'N', 'N', k, k, k, 1.0, a0.data(), k, a0.data(), k,
-                                0.0, c.data(), k};
+    const GemmCall<double> gemm{'N', 'N',       k, k,   k,        1.0, a0.data(),
+                                k,   a0.data(), k, 0.0, c.data(), k};
     const double opencl = later_start([&] { return cold_start_seconds(gemm, [] {}); });
     if (opencl > 0.0) figures.opencl_start_s = opencl;
     progress.step("OpenCL start-up");
   }
   const Fallback& f = fallback();
+  // The CPU TSQR's first call too, before this process runs one. The file takes positive
+  // figures only; a tenth of a millisecond is no cost to the router.
+  figures.cpu_tsqr.first_call_s = std::max(1e-4, cpu_tsqr_first_call_seconds(f.dgeqrf));
+  progress.step("CPU TSQR first call");
   time_gemm(f.dgemm, figures.rates, progress);
   time_gemm(f.sgemm, figures.rates, progress);
   time_syrk(f.dsyrk, figures.rates, progress);
   time_syrk(f.ssyrk, figures.rates, progress);
+  figures.cpu_tsqr.call_s = cpu_tsqr_call_seconds(f.dgeqrf);
+  progress.step("cpu TSQR call");
   for (int size = 0; size < kQrSizeCount; ++size) {
     for (int width = 0; width < kQrWidthCount; ++width) {
-      time_qr(f.dgeqrf, f.dorgqr, f.dormqr, size, width, figures.rates, progress);
-      time_qr(f.sgeqrf, f.sorgqr, f.sormqr, size, width, figures.rates, progress);
+      time_qr(f.dgeqrf, f.dorgqr, f.dormqr, size, width, figures, progress);
+      time_qr(f.sgeqrf, f.sorgqr, f.sormqr, size, width, figures, progress);
     }
   }
   std::string error;

@@ -13,46 +13,17 @@
 
 #include "config.hpp"
 #include "fallback.hpp"
+#include "shipped_figures.hpp"
 #include "trusted_files.hpp"
 
 namespace switchyard {
 namespace {
 
-// Shipped figures, from `switchyard calibrate` on the H200 test machine's
-// host (16 cores; README "Routing"): OpenBLAS 0.3.26 with 16 threads, and
-// Debian's reference BLAS/LAPACK 3.11 (one thread, whatever the count).
-constexpr int kShippedThreads = 16;
-// Fields in FallbackRates' order, [double, single]: gemm square, Gram, wide Gram, narrow side,
-// rank-32 update; syrk, wide syrk; geqrf, orgqr and ormqr at the small then the large size, at
-// 8, 32, 128 and 256 columns each; then the CUDA and OpenCL start-ups.
-constexpr HostFigures kOpenBlas16{{{560.0, 928.0},
-                                   {79.2, 86.6},
-                                   {341.0, 495.0},
-                                   {327.0, 601.0},
-                                   {288.0, 500.0},
-                                   {20.9, 30.0},
-                                   {182.0, 285.0},
-                                   {{{3.68, 7.72}, {14.2, 31.4}, {36.6, 94.2}, {67.6, 124.0}},
-                                    {{2.31, 5.58}, {9.92, 23.2}, {26.7, 58.5}, {49.8, 77.9}}},
-                                   {{{4.43, 8.45}, {13.4, 28.9}, {34.6, 61.1}, {59.6, 90.8}},
-                                    {{3.21, 8.03}, {11.7, 19.2}, {30.8, 51.4}, {49.6, 92.5}}},
-                                   {{{17.1, 57.2}, {30.6, 51.8}, {37.1, 55.7}, {39.6, 53.9}},
-                                    {{15.3, 34.1}, {15.0, 35.7}, {33.3, 46.3}, {31.8, 47.9}}}},
-                                  0.23, 0.28};
-constexpr HostFigures kReference{{{3.22, 4.04},
-                                  {1.66, 2.45},
-                                  {2.81, 2.86},
-                                  {1.67, 2.67},
-                                  {3.56, 4.5},
-                                  {1.79, 2.13},
-                                  {2.79, 2.74},
-                                  {{{2.44, 2.35}, {1.86, 2.48}, {2.07, 3.26}, {5.97, 7.27}},
-                                   {{1.13, 1.83}, {1.22, 2.46}, {1.47, 2.63}, {4.99, 6.34}}},
-                                  {{{3.14, 3.35}, {2.08, 2.73}, {2.33, 2.91}, {7.39, 7.54}},
-                                   {{1.38, 2.47}, {1.79, 2.76}, {1.57, 2.49}, {5.18, 8.54}}},
-                                  {{{1.51, 2.38}, {2.35, 2.63}, {7.15, 8.67}, {6.12, 9.09}},
-                                   {{1.33, 2.42}, {1.61, 2.47}, {6.66, 9.6}, {6.7, 9.74}}}},
-                                 0.21, 0.27};
+using shipped::kOpenBlas16;
+using shipped::kReference;
+using shipped::kReferenceSmallHost;
+using shipped::kShippedThreads;
+using shipped::kSmallHostThreads;
 
 // Far above the calibration file's few hundred lines.
 constexpr std::size_t kMaxFileBytes = 65536;
@@ -75,7 +46,7 @@ Kind kind_of(const std::string& library) {
 // The file's fields, in order: each figure of `f` with its name.
 std::vector<std::pair<std::string, double*>> fields(HostFigures& f) {
   std::vector<std::pair<std::string, double*>> v;
-  const auto rates = [&](const std::string& name, double (&pair)[2]) {
+  const auto rates = [&](const std::string& name, double(&pair)[2]) {
     v.push_back({"d" + name + "_gflops", &pair[0]});
     v.push_back({"s" + name + "_gflops", &pair[1]});
   };
@@ -95,6 +66,14 @@ std::vector<std::pair<std::string, double*>> fields(HostFigures& f) {
       rates("ormqr" + at, r.ormqr[z][w]);
     }
   }
+  for (int z = 0; z < kQrSizeCount; ++z) {
+    for (int w = 0; w < kQrWidthCount; ++w) {
+      const std::string at = "_" + std::to_string(kQrWidths[w]) + (z == 0 ? "_small" : "_large");
+      rates("cpu_tsqr" + at, f.cpu_tsqr.geqrf[z][w]);
+    }
+  }
+  v.push_back({"cpu_tsqr_call_s", &f.cpu_tsqr.call_s});
+  v.push_back({"cpu_tsqr_first_call_s", &f.cpu_tsqr.first_call_s});
   v.push_back({"cuda_start_s", &f.cuda_start_s});
   v.push_back({"opencl_start_s", &f.opencl_start_s});
   return v;
@@ -109,24 +88,6 @@ HostFigures scaled(HostFigures f, double factor) {
     if (is_rate(name)) *value *= factor;
   }
   return f;
-}
-
-Calibration shipped(const std::string& library, int threads) {
-  switch (kind_of(library)) {
-    case Kind::reference:
-      return {kReference, true, "shipped: reference BLAS/LAPACK on the H200 host"};
-    case Kind::openblas:
-      if (threads == kShippedThreads) {
-        return {kOpenBlas16, true, "shipped: OpenBLAS, 16 threads, on the H200 host"};
-      }
-      return {scaled(kOpenBlas16, double(threads) / kShippedThreads), false,
-              "shipped OpenBLAS figures scaled to " + std::to_string(threads) +
-                  " threads (uncalibrated)"};
-    case Kind::other: break;
-  }
-  return {scaled(kOpenBlas16, std::max(1.0, double(threads) / kShippedThreads)), false,
-          "no figures for this library (uncalibrated): OpenBLAS's, scaled to " +
-              std::to_string(threads) + " threads"};
 }
 
 std::uint64_t fnv1a(const std::string& s) {
@@ -145,11 +106,12 @@ std::string fallback_library() {
 
 // The fallback's rate for a call whose narrow side (a gemm's smallest dimension, syrk's n, a
 // QR's columns or reflectors) is `width`, from the rates r0 and r1 measured at widths w0 < w1:
-// the power law through the two, its exponent kept within [-1, 1.5], also past either end.
-// A BLAS runs narrow products and blocked factorizations faster the wider they are, since
+// the power law through the two, its exponent kept within [lowest, highest], also past either
+// end. A BLAS runs narrow products and blocked factorizations faster the wider they are, since
 // their inner gemms grow with the width (OpenBLAS's dgeqrf: 6 times from 32 to 256 columns).
-double rate_at(double w0, double r0, double w1, double r1, std::int64_t width) {
-  const double exponent = std::clamp(std::log(r1 / r0) / std::log(w1 / w0), -1.0, 1.5);
+double rate_at(double w0, double r0, double w1, double r1, std::int64_t width, double lowest = -1.0,
+               double highest = 1.5) {
+  const double exponent = std::clamp(std::log(r1 / r0) / std::log(w1 / w0), lowest, highest);
   return r0 * std::pow(double(std::max<std::int64_t>(1, width)) / w0, exponent);
 }
 
@@ -160,8 +122,8 @@ double width_rate(const double (&rates)[kQrSizeCount][kQrWidthCount][2], int z, 
                   std::int64_t width) {
   int i = 0;
   while (i + 2 < kQrWidthCount && width > kQrWidths[i + 1]) ++i;
-  return rate_at(kQrWidths[i], rates[z][i][precision], kQrWidths[i + 1],
-                 rates[z][i + 1][precision], width);
+  return rate_at(kQrWidths[i], rates[z][i][precision], kQrWidths[i + 1], rates[z][i + 1][precision],
+                 width);
 }
 
 // The same on a matrix of `elements` (rows times columns or reflectors): the small size's rate
@@ -177,6 +139,66 @@ double qr_rate_at(const double (&rates)[kQrSizeCount][kQrWidthCount][2], int pre
   const double exponent = std::log(large / small) / std::log(e1 / e0);
   if (elements <= e1) return small * std::pow(elements / e0, exponent);
   return large * std::pow(elements / e1, std::clamp(exponent, -0.5, 0.0));
+}
+
+// The fallback's shipped figures for a library and thread count (the CPU TSQR's are set after).
+Calibration shipped_fallback(const std::string& library, int threads) {
+  switch (kind_of(library)) {
+    case Kind::reference:
+      if (threads == kSmallHostThreads) {
+        return {kReferenceSmallHost, true, false,
+                "shipped: reference BLAS/LAPACK, 2 threads, on a 2-core host"};
+      }
+      return {kReference, true, false, "shipped: reference BLAS/LAPACK on the H200 host"};
+    case Kind::openblas:
+      if (threads == kShippedThreads) {
+        return {kOpenBlas16, true, false, "shipped: OpenBLAS, 16 threads, on the H200 host"};
+      }
+      return {scaled(kOpenBlas16, double(threads) / kShippedThreads), false, false,
+              "shipped OpenBLAS figures scaled to " + std::to_string(threads) +
+                  " threads (uncalibrated)"};
+    case Kind::other:
+      break;
+  }
+  return {scaled(kOpenBlas16, std::max(1.0, double(threads) / kShippedThreads)), false, false,
+          "no figures for this library (uncalibrated): OpenBLAS's, scaled to " +
+              std::to_string(threads) + " threads"};
+}
+
+// The CPU TSQR's shipped rates on `threads` threads: the host's measured with as many, else the
+// power law in the thread count through the two hosts' (its exponent kept within [0, 1], also
+// past either end), uncertain. The CPU TSQR's rate grows less than in proportion to its threads
+// once it is bound by memory: at 2^20 x 32 in double it ran at 55 GFLOP/s with 16 threads on the
+// H200 host and at 23 with 2 on the 2-core host.
+CpuRouteRates shipped_cpu_tsqr(int threads, bool& certain) {
+  const CpuRouteRates& small = kReferenceSmallHost.cpu_tsqr;
+  const CpuRouteRates& large = kOpenBlas16.cpu_tsqr;
+  certain = threads == kSmallHostThreads || threads == kShippedThreads;
+  if (threads == kSmallHostThreads) return small;
+  CpuRouteRates r = large;
+  if (threads == kShippedThreads) return r;
+  r.call_s = std::max(small.call_s, large.call_s);
+  r.first_call_s = std::max(small.first_call_s, large.first_call_s);
+  for (int z = 0; z < kQrSizeCount; ++z) {
+    for (int w = 0; w < kQrWidthCount; ++w) {
+      for (int p = 0; p < 2; ++p) {
+        r.geqrf[z][w][p] = rate_at(kSmallHostThreads, small.geqrf[z][w][p], kShippedThreads,
+                                   large.geqrf[z][w][p], threads, 0.0, 1.0);
+      }
+    }
+  }
+  return r;
+}
+
+Calibration shipped_figures(const std::string& library, int threads) {
+  Calibration c = shipped_fallback(library, threads);
+  // A set measured with this fallback and thread count holds the CPU TSQR's figures of that run.
+  if (c.certain && (threads == kSmallHostThreads || threads == kShippedThreads)) {
+    c.cpu_tsqr_certain = true;
+    return c;
+  }
+  c.figures.cpu_tsqr = shipped_cpu_tsqr(threads, c.cpu_tsqr_certain);
+  return c;
 }
 
 }  // namespace
@@ -258,16 +280,18 @@ const Calibration& calibration() {
     const int threads = fallback_threads();
     HostFigures measured;
     if (load_figures(cache_directory(), library, threads, measured)) {
-      return Calibration{measured, true, "calibrated: " + calibration_path(library, threads)};
+      return Calibration{measured, true, true, "calibrated: " + calibration_path(library, threads)};
     }
-    return shipped(library, threads);
+    return shipped_figures(library, threads);
   }();
   return found;
 }
 
 double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
   const int p = (r == Routine::sgemm || r == Routine::ssyrk || r == Routine::sgeqrf ||
-                 r == Routine::sorgqr || r == Routine::sormqr) ? 1 : 0;
+                 r == Routine::sorgqr || r == Routine::sormqr)
+                    ? 1
+                    : 0;
   const double flops = routine_flops(r, s);
   double gflops = 1.0;
   switch (r) {
@@ -313,6 +337,12 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
   // Nothing runs faster than a large square gemm.
   gflops = std::min(gflops, rates.gemm_square[p]);
   return flops / (gflops * 1e9);
+}
+
+double cpu_tsqr_seconds(const CpuRouteRates& rates, Routine r, const Shape& s) {
+  const int p = r == Routine::sgeqrf ? 1 : 0;
+  const double gflops = qr_rate_at(rates.geqrf, p, s.n, double(s.m) * double(s.n));
+  return rates.call_s + routine_flops(r, s) / (gflops * 1e9);
 }
 
 bool load_figures(const std::string& directory, const std::string& library, int threads,

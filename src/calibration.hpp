@@ -1,18 +1,21 @@
 // What the router knows of this host: how fast the fallback library runs
-// each class of routed call, and how long each device takes to start. The
-// router weighs a call's modelled device time, plus the start-up when the
-// device is cold, against the fallback's time from these figures.
+// each class of routed call, how fast Switchyard's own CPU TSQR runs, and how
+// long each device takes to start. The router weighs a call's modelled time on
+// a route, plus the start-up when its device is cold, against the fallback's
+// time from these figures.
 //
 // Where they come from, first match wins:
-//   1. `switchyard calibrate`, which times the fallback and the devices'
-//      start here and stores them in the cache directory, one file per
-//      fallback library and thread count;
-//   2. shipped figures, measured on the H200 test machine's host (16 cores)
-//      with OpenBLAS 0.3.26 and with reference BLAS/LAPACK, taken when the
-//      fallback is the same kind of library and the thread count matches;
-//   3. the shipped figures of the nearest kind, scaled to this host's
-//      threads, marked uncertain: the router then sends a call to a device
-//      only when the model gives it at least twice the fallback's speed.
+//   1. `switchyard calibrate`, which times the fallback, the CPU TSQR and the
+//      devices' start here and stores them in the cache directory, one file
+//      per fallback library and thread count;
+//   2. shipped figures from `switchyard calibrate` on two hosts: the H200 test
+//      machine's (16 cores) with OpenBLAS 0.3.26 and with reference
+//      BLAS/LAPACK, and a 2-core host with reference BLAS/LAPACK; taken when
+//      the fallback is the same kind of library and the thread count matches;
+//   3. the shipped figures of the nearest kind, scaled to this host's threads
+//      (the CPU TSQR's along the power law between the two hosts), marked
+//      uncertain: the router then sends a call to a route only when the model
+//      gives it at least twice the fallback's speed.
 #pragma once
 
 #include <string>
@@ -51,8 +54,23 @@ struct FallbackRates {
   double ormqr[kQrSizeCount][kQrWidthCount][2];
 };
 
+// Switchyard's own CPU TSQR (tsqr/cpu_tsqr.hpp) on this host, run on fallback_threads() threads:
+// its GFLOP/s, counted in xGEQRF's flops, at each of kQrSizes and kQrWidths ([0] double, [1]
+// single); what a call costs whatever its size (starting its threads, their workspace), the
+// median time of a 16384 x 8 call; and what the first call of a process costs beyond that,
+// the mean over fresh processes of a 131072 x 32 call's first time less its later ones'. It
+// does about 2.5 times xGEQRF's flops, with its own kernels. On the H200 host a call took 2.7
+// to 9 ms at 16384 to 262144 rows and 8 columns, where its flops alone take well under a
+// millisecond, and a process's first call at 65536 to 262144 rows took 10 to 25 ms longer.
+struct CpuRouteRates {
+  double geqrf[kQrSizeCount][kQrWidthCount][2];
+  double call_s;
+  double first_call_s;
+};
+
 struct HostFigures {
   FallbackRates rates{};
+  CpuRouteRates cpu_tsqr{};
   // A first routed call's start-up, the mean of several processes' (calibrate.cpp):
   double cuda_start_s = 0.0;    // CUDA: driver, context, staging
   double opencl_start_s = 0.0;  // OpenCL: driver, context, programs, staging
@@ -61,7 +79,9 @@ struct HostFigures {
 struct Calibration {
   HostFigures figures;
   bool certain = false;  // measured here, or shipped for this kind of library and thread count
-  std::string source;    // for the trace and switchyard info
+  // The CPU TSQR's figures: measured here, or shipped for this thread count.
+  bool cpu_tsqr_certain = false;
+  std::string source;  // for the trace and switchyard info
 };
 
 // This process's figures, found on first use (reading the calibration file).
@@ -70,8 +90,11 @@ const Calibration& calibration();
 // The fallback's modelled seconds for one call.
 double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s);
 
+// The CPU TSQR's modelled seconds for one xGEQRF call.
+double cpu_tsqr_seconds(const CpuRouteRates& rates, Routine r, const Shape& s);
+
 // The thread count the fallback runs with: OPENBLAS_NUM_THREADS, else
-// OMP_NUM_THREADS, else the hardware's.
+// OMP_NUM_THREADS, else the hardware's. The CPU TSQR runs with as many.
 int fallback_threads();
 
 // The calibration file of a fallback library and thread count: its name, and

@@ -54,6 +54,11 @@ void print_configuration(FILE* out) {
   std::fprintf(out, "routing figures %s\n", figures.source.c_str());
   std::fprintf(out, "  device start-up: CUDA %.2f s, OpenCL %.2f s\n", figures.figures.cuda_start_s,
                figures.figures.opencl_start_s);
+  std::fprintf(out, "  CPU TSQR on %d threads: %s\n", fallback_threads(),
+               figures.cpu_tsqr_certain
+                   ? "figures for this thread count"
+                   : "figures interpolated between the shipped hosts' (uncalibrated: taken "
+                     "only where twice as fast)");
 }
 
 }  // namespace

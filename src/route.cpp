@@ -43,8 +43,7 @@ bool pays(const Thresholds& t, Routine r, const Shape& s, Decision& why_not) {
     case Routine::dsyrk: {
       const double flops = routine_flops(r, s);
       if (flops < t.gemm_min_flops) {
-        why_not = make(Backend::fallback, "too small: %.3g flops < %.3g", flops,
-                       t.gemm_min_flops);
+        why_not = make(Backend::fallback, "too small: %.3g flops < %.3g", flops, t.gemm_min_flops);
         return false;
       }
       break;
@@ -69,42 +68,59 @@ bool pays(const Thresholds& t, Routine r, const Shape& s, Decision& why_not) {
 // than a tenth. Such a call runs in the fallback, which takes the time it always took.
 constexpr double kColdMargin = 1.1;
 
-// Whether a device route's modelled time, plus the start-up it would wait for, beats the
-// fallback's on this host; if not, why not goes to `why`, and for a call kept off a cold device
-// that alone would pay, what it forwent goes to `cold`. With uncertain figures the device must
-// be twice as fast; a cold one must also be kColdMargin faster.
-bool weigh(const DeviceCost& cost, const HostView& host, double startup, Routine r,
+// What a call would take if a weighed route did not run it: in the fallback, or in a route on
+// the host's cores that the model puts ahead of the fallback.
+struct Alternative {
+  double seconds;
+  const char* name;  // "fallback", "cpu route"
+};
+
+// Whether a route's modelled time, plus the start-up of the device it would wait for, beats
+// `other`; if not, why not goes to `why`, and for a call kept off a cold device that alone would
+// pay, what it forwent goes to `cold`. With uncertain figures the route must be twice as fast; a
+// cold device must also be kColdMargin faster.
+bool weigh(const RouteCost& cost, const HostView& host, double startup, const Alternative& other,
            const Shape& s, char* why, std::size_t size, std::optional<ColdDecline>& cold) {
-  const double fallback = fallback_seconds(*host.rates, r, s);
-  const double device = cost.seconds(s);
-  const double factor = host.certain ? 1.0 : 2.0;
-  const char* uncertain = host.certain ? "" : " (uncalibrated: the device must be twice as fast)";
-  if (device * factor >= fallback) {
-    std::snprintf(why, size, "does not pay: device %.3g s, fallback %.3g s%s", device, fallback,
-                  uncertain);
+  // A host route's first call pays its start in full: it is too short to be worth a ski rental.
+  const double route = cost.seconds(s) + (cost.family ? 0.0 : startup);
+  const bool certain = host.certain && (cost.family || host.host_routes_certain);
+  const double factor = certain ? 1.0 : 2.0;
+  const char* uncertain = certain ? "" : " (uncalibrated: the route must be twice as fast)";
+  const char* where = cost.family ? "device" : "cpu route";
+  if (route * factor >= other.seconds) {
+    std::snprintf(why, size, "does not pay: %s %.3g s, %s %.3g s%s", where, route, other.name,
+                  other.seconds, uncertain);
     return false;
   }
-  if (startup > 0.0 && (device + startup) * factor * kColdMargin >= fallback) {
+  if (cost.family && startup > 0.0 && (route + startup) * factor * kColdMargin >= other.seconds) {
     // Ski rental: once the calls kept off the device would together have paid for its start,
     // it starts in the background, so that the calls after it stop forgoing their gain, and no
-    // call waits for it. The gain counted is the fallback's time over the margin, less the
+    // call waits for it. The gain counted is the other's time over the margin, less the
     // device's.
-    const double gain = fallback / (factor * kColdMargin) - device;
-    const double forgone = host.forgone_s[int(cost.family)] + gain;
-    if (!host.nested) cold = ColdDecline{cost.family, gain, forgone >= startup};
-    std::snprintf(why, size, "cold device: start-up %.2g s > gain %.2g s at a %.0f%% margin%s%s",
-                  startup, gain, 100 * (kColdMargin - 1), uncertain,
-                  cold && cold->start ? "; starting it in the background for the calls to come"
-                                      : "");
+    const device::Family family = *cost.family;
+    const double gain = other.seconds / (factor * kColdMargin) - route;
+    const double forgone = host.forgone_s[int(family)] + gain;
+    if (!host.nested) cold = ColdDecline{family, gain, forgone >= startup};
+    std::snprintf(
+        why, size, "cold device: start-up %.2g s > gain %.2g s at a %.0f%% margin%s%s", startup,
+        gain, 100 * (kColdMargin - 1), uncertain,
+        cold && cold->start ? "; starting it in the background for the calls to come" : "");
     return false;
   }
   return true;
 }
 
+// The start-up a call on `cost`'s device would wait for now, or for a route on the host, what
+// its first call would cost beyond a later one's.
+double startup_of(const RouteCost& cost, const HostView& host) {
+  if (cost.family) return host.startup_s[int(*cost.family)];
+  return cost.first_call_s ? cost.first_call_s() : 0.0;
+}
+
 Decision forced(Backend b, const Candidate& c, const char* routine) {
   if (!c.registered) {
-    return make(Backend::fallback, "forced %s: %s has no %s route in this build",
-                backend_name(b), routine, backend_name(b));
+    return make(Backend::fallback, "forced %s: %s has no %s route in this build", backend_name(b),
+                routine, backend_name(b));
   }
   if (const char* why = c.unusable()) {
     return make(Backend::fallback, "forced %s: %s", backend_name(b), why);
@@ -116,19 +132,25 @@ Decision forced(Backend b, const Candidate& c, const char* routine) {
 
 const char* backend_name(Backend b) {
   switch (b) {
-    case Backend::fallback: return "fallback";
-    case Backend::cpu: return "cpu";
-    case Backend::gpu: return "gpu";
+    case Backend::fallback:
+      return "fallback";
+    case Backend::cpu:
+      return "cpu";
+    case Backend::gpu:
+      return "gpu";
   }
   return "?";
 }
 
 double startup_to_pay(device::State state, double elapsed, double estimate) {
   switch (state) {
-    case device::State::cold: return estimate;
-    case device::State::starting: return estimate > elapsed ? estimate - elapsed : 0.0;
+    case device::State::cold:
+      return estimate;
+    case device::State::starting:
+      return estimate > elapsed ? estimate - elapsed : 0.0;
     case device::State::started:
-    case device::State::failed: return 0.0;
+    case device::State::failed:
+      return 0.0;
   }
   return estimate;
 }
@@ -138,6 +160,7 @@ HostView current_host_view() {
   HostView v;
   v.rates = &c.figures.rates;
   v.certain = c.certain;
+  v.host_routes_certain = c.cpu_tsqr_certain;
   for (device::Family f : {device::Family::cuda, device::Family::opencl}) {
     const double estimate =
         f == device::Family::cuda ? c.figures.cuda_start_s : c.figures.opencl_start_s;
@@ -154,57 +177,86 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
   if (cfg.disabled) return make(Backend::fallback, "disabled");
   if (quick) return make(Backend::fallback, "%s", quick);
   switch (cfg.route[int(r)]) {
-    case RouteChoice::fallback: return make(Backend::fallback, "forced");
-    case RouteChoice::gpu: return forced(Backend::gpu, gpu, name);
-    case RouteChoice::cpu: return forced(Backend::cpu, cpu, name);
-    case RouteChoice::automatic: break;
+    case RouteChoice::fallback:
+      return make(Backend::fallback, "forced");
+    case RouteChoice::gpu:
+      return forced(Backend::gpu, gpu, name);
+    case RouteChoice::cpu:
+      return forced(Backend::cpu, cpu, name);
+    case RouteChoice::automatic:
+      break;
   }
   Decision why_not;
   if (!s.on_device && !pays(cfg.thresholds, r, s, why_not)) return why_not;
+  // Why no accelerated route runs the call, for the trace: a route that can not run now (or
+  // only when forced), and a route whose cost model said no; each backend's own, the device's
+  // shown first.
   const char* why_not_accelerated = nullptr;
-  std::optional<Decision> not_paying;  // a route whose cost model said no
-  std::optional<ColdDecline> cold;     // and what a cold device's route forwent
-  const auto declined = [&](Backend b, const char* costly) {
-    if (!not_paying) not_paying = make(Backend::fallback, "%s route %s", backend_name(b), costly);
-  };
-  for (Backend b : {Backend::gpu, Backend::cpu}) {
+  std::optional<Decision> not_paying[backend_count];
+  std::optional<ColdDecline> cold;  // what a cold device's route forwent
+  const Alternative fallback{host && !s.on_device ? fallback_seconds(*host->rates, r, s) : 0.0,
+                             "fallback"};
+  // Whether backend b takes the call rather than `other`.
+  const auto takes = [&](Backend b, const Alternative& other) {
     const Candidate& c = b == Backend::gpu ? gpu : cpu;
-    if (!c.registered) continue;
+    if (!c.registered) return false;
     if (c.forced_only) {
       if (!why_not_accelerated) why_not_accelerated = c.forced_only;
-      continue;
+      return false;
     }
     char costly[sizeof Decision::reason];
+    const auto declined = [&] {
+      not_paying[int(b)] = make(Backend::fallback, "%s route %s", backend_name(b), costly);
+      return false;
+    };
     const bool weighed = c.cost && host && !s.on_device;
-    if (c.cost && host && host->inherited[int(c.cost->family)]) {
+    if (c.cost && c.cost->family && host && host->inherited[int(*c.cost->family)]) {
       if (!why_not_accelerated) {
         why_not_accelerated = "the device was started before fork(): not usable in this process";
       }
-      continue;
+      return false;
     }
     // Before anything starts: a cold device is started only for a call that pays for it.
-    if (weighed && !weigh(*c.cost, *host, host->startup_s[int(c.cost->family)], r, s, costly,
-                          sizeof costly, cold)) {
-      declined(b, costly);
-      continue;
+    if (weighed &&
+        !weigh(*c.cost, *host, startup_of(*c.cost, *host), other, s, costly, sizeof costly, cold)) {
+      return declined();
     }
     if (const char* why = c.unusable()) {
       if (!why_not_accelerated) why_not_accelerated = why;
-      continue;
+      return false;
     }
     // Started now: the device's own figures (its tuning entry) may differ from the shipped ones.
     std::optional<ColdDecline> started;  // never set: no start-up is weighed here
-    if (weighed && !weigh(*c.cost, *host, 0.0, r, s, costly, sizeof costly, started)) {
-      declined(b, costly);
-      continue;
+    if (weighed && c.cost->family &&
+        !weigh(*c.cost, *host, 0.0, other, s, costly, sizeof costly, started)) {
+      return declined();
     }
-    if (s.on_device) return make(b, "operands in device memory");
-    if (!c.pays || c.pays(s, costly, sizeof costly)) return make(b, "auto");
-    declined(b, costly);
+    if (!c.pays || c.pays(s, costly, sizeof costly)) return true;
+    return declined();
+  };
+  // Operands in device or managed memory go to the device, never to the host's cores.
+  if (s.on_device) {
+    if (takes(Backend::gpu, fallback)) return make(Backend::gpu, "operands in device memory");
+  } else {
+    // The host's own route first, since it starts nothing: a device must then beat it, not
+    // only the fallback.
+    const bool on_cpu = takes(Backend::cpu, fallback);
+    const Alternative best =
+        on_cpu && cpu.cost && host
+            ? Alternative{cpu.cost->seconds(s) + startup_of(*cpu.cost, *host), "cpu route"}
+            : fallback;
+    if (takes(Backend::gpu, best)) return make(Backend::gpu, "auto");
+    if (on_cpu) {
+      Decision d = make(Backend::cpu, "auto");
+      d.cold = cold;
+      return d;
+    }
   }
-  if (not_paying) {
-    not_paying->cold = cold;
-    return *not_paying;
+  for (Backend b : {Backend::gpu, Backend::cpu}) {
+    if (std::optional<Decision>& d = not_paying[int(b)]) {
+      d->cold = cold;
+      return *d;
+    }
   }
   if (why_not_accelerated) return make(Backend::fallback, "%s", why_not_accelerated);
   return make(Backend::fallback, "no accelerated %s route in this build", name);

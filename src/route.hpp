@@ -30,15 +30,18 @@ struct ColdDecline {
 struct Decision {
   Backend backend = Backend::fallback;
   char reason[224] = "";
-  std::optional<ColdDecline> cold;  // set only with backend == fallback
+  std::optional<ColdDecline> cold;  // set when a call was kept off a cold device
 };
 
-// What a device route costs, known without starting the device: the family
-// whose start-up a cold call would pay, and the modelled seconds of a call on
-// the started device with its operands in host memory.
-struct DeviceCost {
-  device::Family family;
+// What an accelerated route costs, known without starting anything: for a device route, the
+// family whose start-up a cold call would pay (none for a route on the host's own cores), and
+// the modelled seconds of a call with its operands in host memory, the device started.
+struct RouteCost {
+  std::optional<device::Family> family;
   double (*seconds)(const Shape& s);
+  // A route on the host's cores: what its first call in this process costs beyond a later one's
+  // (its threads' first start, its memory's first touch), 0 once it has run; null: nothing.
+  double (*first_call_s)() = nullptr;
 };
 
 // The start-up a call would wait for now: 0 when the device is started (or
@@ -57,17 +60,18 @@ struct Candidate {
   // false (and why in `why`) when the call would be faster in the fallback.
   // Null: every shape past the thresholds pays.
   bool (*pays)(const Shape& s, char* why, std::size_t size) = nullptr;
-  // The device route's cost, weighed against the fallback's (calibration.hpp) before the device
-  // is started; null for a route that runs on the host.
-  const DeviceCost* cost = nullptr;
+  // The route's cost, weighed against the fallback's (calibration.hpp) before a device is
+  // started; null for a route taken on the thresholds alone.
+  const RouteCost* cost = nullptr;
 };
 
-// What the router weighs a device route against: the fallback's figures on
-// this host, and whether they are certain (else a device must be twice as
-// fast), and each device family's start-up as it stands now.
+// What the router weighs a route against: the fallback's figures on this host, and whether they
+// are certain (else a route must be twice as fast), the same of the routes that run on the
+// host's cores, and each device family's start-up as it stands now.
 struct HostView {
   const FallbackRates* rates = nullptr;
   bool certain = true;
+  bool host_routes_certain = true;
   double startup_s[device::family_count] = {};  // startup_to_pay of each family
   double forgone_s[device::family_count] = {};  // device::forgone_seconds of each family
   bool inherited[device::family_count] = {};    // device::inherited_by_fork of each family
@@ -81,7 +85,7 @@ struct HostView {
 
 // Decides the backend for one call. `quick` is set by the entry point when
 // the call is a quick return or a workspace query, which the fallback answers.
-// `host` is null where no route has a DeviceCost (then none is weighed).
+// `host` is null where no route has a RouteCost (then none is weighed).
 Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
                 const Candidate& cpu, const Candidate& gpu, const HostView* host = nullptr);
 

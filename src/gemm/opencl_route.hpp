@@ -80,6 +80,6 @@ inline double device_seconds(const Shape& s) {
 }
 
 template <class T>
-inline const DeviceCost cost{device::Family::opencl, device_seconds<T>};
+inline const RouteCost cost{device::Family::opencl, device_seconds<T>};
 
 }  // namespace switchyard::opencl_route

@@ -1,5 +1,5 @@
 // The modelled time of the CUDA QR routes (xGEQRF, xORGQR, xORMQR) on a started device with the
-// operands in pageable host memory, for the router (route.hpp's DeviceCost). Host data streams
+// operands in pageable host memory, for the router (route.hpp's RouteCost). Host data streams
 // through the pinned staging, so the call is bound by the bytes it moves: measured on the H200
 // (README "Routing"), 2^22 x 32 and 2^22 x 64 double dgeqrf took 61 and 115 ms, which is about
 // 37 GB/s counting A up and back, plus the device's own work, about 3 TFLOP/s in double at

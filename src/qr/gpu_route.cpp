@@ -73,11 +73,11 @@ bool ormqr_resident(const OrmqrCall<T>& g) {
 }
 
 template <class T>
-const DeviceCost orgqr_cost{
+const RouteCost orgqr_cost{
     device::Family::cuda,
     qr::device_seconds<T, sizeof(T) == 8 ? Routine::dorgqr : Routine::sorgqr>};
 template <class T>
-const DeviceCost ormqr_cost{
+const RouteCost ormqr_cost{
     device::Family::cuda,
     qr::device_seconds<T, sizeof(T) == 8 ? Routine::dormqr : Routine::sormqr>};
 

@@ -3,26 +3,33 @@
 // kernels (cpu_leaf.hpp); the fallback library serves the shapes too short
 // to split.
 //
-// It is taken only when forced (SWITCHYARD_ROUTE_DGEQRF=cpu): auto routing
-// does not pick it until it is measured to win on a machine and shape
-// (cpu-tsqr-timing times it against the fallback's xGEQRF).
-#include <thread>
+// The router takes it where the model (calibration.hpp: its rate and the
+// fallback's, both measured by `switchyard calibrate` on this host or shipped)
+// puts it ahead of the fallback, and no device route ahead of it. It runs on
+// as many threads as the fallback would (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
+// else every core), so that a program that limits its BLAS's threads limits
+// it too.
+#include <atomic>
 
+#include "calibration.hpp"
 #include "calls.hpp"
 #include "dispatch.hpp"
 #include "fallback.hpp"
-#include "tsqr/cpu_tsqr.hpp"
 #include "optimal_lwork.hpp"
+#include "tsqr/cpu_tsqr.hpp"
 
 namespace switchyard {
 namespace {
 
-template <class T> tsqr::Lapack<T> fallback_lapack();
-template <> tsqr::Lapack<float> fallback_lapack<float>() {
+template <class T>
+tsqr::Lapack<T> fallback_lapack();
+template <>
+tsqr::Lapack<float> fallback_lapack<float>() {
   const Fallback& f = fallback();
   return {f.sgeqrf};
 }
-template <> tsqr::Lapack<double> fallback_lapack<double>() {
+template <>
+tsqr::Lapack<double> fallback_lapack<double>() {
   const Fallback& f = fallback();
   return {f.dgeqrf};
 }
@@ -34,22 +41,38 @@ const char* declines(const GeqrfCall<T>& g) {
   return g.m < g.n ? "TSQR needs m >= n" : nullptr;
 }
 
+// Whether a call has run here: the first pays more (calibration.hpp).
+std::atomic<bool> has_run{false};
+
+double first_call_seconds() {
+  return has_run.load(std::memory_order_relaxed) ? 0.0
+                                                 : calibration().figures.cpu_tsqr.first_call_s;
+}
+
 template <class T>
 bool run(const GeqrfCall<T>& g) {
   const tsqr::Lapack<T> lapack = fallback_lapack<T>();
-  const unsigned cores = std::thread::hardware_concurrency();
-  if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, lapack, cores ? int(cores) : 1) != tsqr::kOk) {
+  if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, lapack, fallback_threads()) != tsqr::kOk) {
     return false;
   }
+  has_run.store(true, std::memory_order_relaxed);
   g.work[0] = optimal_lwork(g);
   *g.info = 0;
   return true;
 }
 
 template <class T>
-const Implementation<GeqrfCall<T>> cpu_tsqr{
-    always_usable, declines<T>, run<T>,
-    "the cpu TSQR is taken only when forced (not yet measured to beat the fallback)"};
+double seconds(const Shape& s) {
+  return cpu_tsqr_seconds(calibration().figures.cpu_tsqr,
+                          sizeof(T) == 8 ? Routine::dgeqrf : Routine::sgeqrf, s);
+}
+
+template <class T>
+const RouteCost cost{std::nullopt, seconds<T>, first_call_seconds};
+
+template <class T>
+const Implementation<GeqrfCall<T>> cpu_tsqr{always_usable, declines<T>, run<T>,
+                                            nullptr,       nullptr,     &cost<T>};
 
 // Plugging the route in: the router sees it from the first call on.
 [[maybe_unused]] const bool registered = [] {

@@ -43,7 +43,7 @@ template <class T>
 constexpr Routine routine = sizeof(T) == 8 ? Routine::dgeqrf : Routine::sgeqrf;
 
 template <class T>
-const DeviceCost cost{device::Family::cuda, qr::device_seconds<T, routine<T>>};
+const RouteCost cost{device::Family::cuda, qr::device_seconds<T, routine<T>>};
 
 template <class T>
 const Implementation<GeqrfCall<T>> gpu_tsqr{cuda::unavailable, declines<T>, run<T>, nullptr,

@@ -25,6 +25,11 @@ HostFigures sample_figures() {
       for (auto& width : size) width[0] = value++, width[1] = value++;
     }
   }
+  for (auto& size : f.cpu_tsqr.geqrf) {
+    for (auto& width : size) width[0] = value++, width[1] = value++;
+  }
+  f.cpu_tsqr.call_s = 0.004;
+  f.cpu_tsqr.first_call_s = 0.012;
   f.cuda_start_s = 0.25;
   f.opencl_start_s = 0.5;
   return f;

@@ -25,14 +25,14 @@ const char* starting_device() {
 
 // A device that runs any call in 10 ms.
 double ten_ms(const Shape&) { return 0.010; }
-const DeviceCost cuda_cost{device::Family::cuda, ten_ms};
+const RouteCost cuda_cost{device::Family::cuda, ten_ms};
 const Candidate costed_gpu{true, starting_device, nullptr, nullptr, &cuda_cost};
 
 // A fallback that runs dgeqrf at 1 GFLOP/s.
 FallbackRates one_gflops() {
   FallbackRates r{};
-  for (double* pair : {r.gemm_square, r.gemm_gram, r.gemm_wide, r.gemm_narrow, r.gemm_rank,
-                       r.syrk, r.syrk_wide}) {
+  for (double* pair :
+       {r.gemm_square, r.gemm_gram, r.gemm_wide, r.gemm_narrow, r.gemm_rank, r.syrk, r.syrk_wide}) {
     pair[0] = pair[1] = 1.0;
   }
   for (int z = 0; z < kQrSizeCount; ++z) {
@@ -43,6 +43,17 @@ FallbackRates one_gflops() {
   return r;
 }
 const FallbackRates rates = one_gflops();
+
+// A CPU TSQR that runs dgeqrf at `gflops`, after `call_s` a call and 10 ms more on its first.
+CpuRouteRates cpu_tsqr_at(double gflops, double call_s = 0.003) {
+  CpuRouteRates r{};
+  for (auto& size : r.geqrf) {
+    for (auto& width : size) width[0] = width[1] = gflops;
+  }
+  r.call_s = call_s;
+  r.first_call_s = 0.010;
+  return r;
+}
 
 HostView view(double cuda_startup, bool certain = true) {
   HostView v;
@@ -194,6 +205,123 @@ TEST(ColdRoute, OperandsInDeviceMemoryGoToTheDeviceWhatever) {
 // gemm's rate goes by the class of its shape and its smallest dimension: near square past 256;
 // a small C (a Gram product) through the rates measured at 64 and 256 wide by C's mean side; a
 // narrow k or one narrow side of C through their rates at 32 to the square's at 1024.
+// A route on the host's cores (the CPU TSQR): weighed against the fallback like a device route,
+// with no start-up, and a device route must then beat it, not only the fallback.
+double fifty_ms(const Shape&) { return 0.050; }
+double five_ms(const Shape&) { return 0.005; }
+const RouteCost host_cost_50{std::nullopt, fifty_ms};
+const RouteCost host_cost_5{std::nullopt, five_ms};
+const Candidate cpu_50{true, [] { return static_cast<const char*>(nullptr); }, nullptr, nullptr,
+                       &host_cost_50};
+const Candidate cpu_5{true, [] { return static_cast<const char*>(nullptr); }, nullptr, nullptr,
+                      &host_cost_5};
+
+TEST(HostRoute, TakesTheCallWhereTheModelPutsItAheadOfTheFallback) {
+  const Config c = defaults();
+  const HostView v = view(0.0);
+  // 2^17 x 32: 0.27 s in the fallback, 0.05 s on the host route.
+  Decision d = decide(c, Routine::dgeqrf, tall, nullptr, cpu_50, Candidate{}, &v);
+  EXPECT_EQ(d.backend, Backend::cpu);
+  EXPECT_STREQ(d.reason, "auto");
+  // 2^14 x 16: 8 ms in the fallback.
+  d = decide(c, Routine::dgeqrf, Shape{1 << 14, 16}, nullptr, cpu_50, Candidate{}, &v);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_NE(std::string(d.reason).find("cpu route does not pay: cpu route 0.05 s, fallback"),
+            std::string::npos)
+      << d.reason;
+}
+
+TEST(HostRoute, UncertainFiguresAskForTwiceTheSpeed) {
+  const Config c = defaults();
+  HostView v = view(0.0);
+  v.host_routes_certain = false;
+  // 2^14 x 32: 33 ms in the fallback, 50 ms on the host route even before the doubling.
+  EXPECT_EQ(
+      decide(c, Routine::dgeqrf, Shape{1 << 14, 32}, nullptr, cpu_50, Candidate{}, &v).backend,
+      Backend::fallback);
+  // 2^15 x 32: 67 ms in the fallback against 50 ms: ahead, but not twice.
+  const Decision d =
+      decide(c, Routine::dgeqrf, Shape{1 << 15, 32}, nullptr, cpu_50, Candidate{}, &v);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_NE(std::string(d.reason).find("uncalibrated"), std::string::npos) << d.reason;
+  v.host_routes_certain = true;
+  EXPECT_EQ(
+      decide(c, Routine::dgeqrf, Shape{1 << 15, 32}, nullptr, cpu_50, Candidate{}, &v).backend,
+      Backend::cpu);
+}
+
+TEST(HostRoute, ADeviceRouteMustBeatIt) {
+  const Config c = defaults();
+  const HostView warm = view(0.0);
+  // The device's 10 ms beats the host route's 50 ms, and the host route's 5 ms beats the device.
+  EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, cpu_50, costed_gpu, &warm).backend,
+            Backend::gpu);
+  const Decision d = decide(c, Routine::dgeqrf, tall, nullptr, cpu_5, costed_gpu, &warm);
+  EXPECT_EQ(d.backend, Backend::cpu);
+  EXPECT_FALSE(d.cold.has_value());
+}
+
+TEST(HostRoute, TakesTheCallsAColdDeviceDoesNotPayFor) {
+  const Config c = defaults();
+  starts = 0;
+  // 2^19 x 32 (1.07 s in the fallback) pays for a 0.4 s start against the fallback, but not
+  // against the host route's 50 ms: it runs there, and what it forwent is counted from there.
+  const HostView cold = view(0.4);
+  const Decision d =
+      decide(c, Routine::dgeqrf, Shape{1 << 19, 32}, nullptr, cpu_50, costed_gpu, &cold);
+  EXPECT_EQ(d.backend, Backend::cpu);
+  EXPECT_EQ(starts, 0) << "the device must not start for a call the host route runs";
+  ASSERT_TRUE(d.cold.has_value());
+  EXPECT_NEAR(d.cold->gain_s, 0.050 / 1.1 - 0.010, 1e-12);
+}
+
+// Its first call in a process costs more (threads, first-touched memory): a call that would pay
+// only once the route has run stays in the fallback until then.
+double first_call_20_ms() { return 0.020; }
+double first_call_none() { return 0.0; }
+const RouteCost host_cost_first{std::nullopt, fifty_ms, first_call_20_ms};
+const RouteCost host_cost_warm{std::nullopt, fifty_ms, first_call_none};
+
+TEST(HostRoute, ItsFirstCallCountsItsStart) {
+  const Config c = defaults();
+  const HostView v = view(0.0);
+  const auto usable = [] { return static_cast<const char*>(nullptr); };
+  const Candidate first{true, usable, nullptr, nullptr, &host_cost_first};
+  const Candidate warm{true, usable, nullptr, nullptr, &host_cost_warm};
+  // 2^15 x 32: 67 ms in the fallback, against 50 ms warm and 70 ms on the first call.
+  const Shape s{1 << 15, 32};
+  const Decision d = decide(c, Routine::dgeqrf, s, nullptr, first, Candidate{}, &v);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_NE(std::string(d.reason).find("cpu route does not pay: cpu route 0.07 s"),
+            std::string::npos)
+      << d.reason;
+  EXPECT_FALSE(d.cold.has_value()) << "no ski rental for a host route";
+  EXPECT_EQ(decide(c, Routine::dgeqrf, s, nullptr, warm, Candidate{}, &v).backend, Backend::cpu);
+  // A device then has to beat its first call too: 10 ms on the device against 70 ms.
+  EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, first, costed_gpu, &v).backend, Backend::gpu);
+}
+
+TEST(HostRoute, NeverTakesOperandsInDeviceMemory) {
+  const Config c = defaults();
+  Shape s = tall;
+  s.on_device = true;
+  const HostView v = view(0.0);
+  const Candidate no_device{true, [] { return "no device"; }, nullptr, nullptr, &cuda_cost};
+  EXPECT_EQ(decide(c, Routine::dgeqrf, s, nullptr, cpu_5, no_device, &v).backend,
+            Backend::fallback);
+}
+
+TEST(HostRoute, CpuTsqrSecondsAreItsCostOfACallAndItsFlopsAtItsRate) {
+  // 2^17 x 32 at 2 GFLOP/s: the small size's rate; 0.27 GFLOP of xGEQRF's flops.
+  const Shape s{1 << 17, 32};
+  EXPECT_NEAR(cpu_tsqr_seconds(cpu_tsqr_at(2.0, 0.004), Routine::dgeqrf, s),
+              0.004 + routine_flops(Routine::dgeqrf, s) / 2e9, 1e-12);
+  CpuRouteRates r = cpu_tsqr_at(2.0, 0.004);
+  r.geqrf[0][1][1] = 8.0;  // single, small size, 32 columns
+  EXPECT_NEAR(cpu_tsqr_seconds(r, Routine::sgeqrf, s),
+              0.004 + routine_flops(Routine::sgeqrf, s) / 8e9, 1e-12);
+}
+
 TEST(FallbackSpeed, GemmRunsAtTheSquareRateAndSlowerWhenSkinny) {
   FallbackRates r = one_gflops();
   r.gemm_square[0] = 100.0;
@@ -288,12 +416,17 @@ TEST(CalibrationFile, RoundTripsAndRejectsAnythingElse) {
   HostFigures f;
   f.rates = one_gflops();
   f.rates.geqrf[0][1][0] = 7.25;
+  f.cpu_tsqr = cpu_tsqr_at(2.0);
+  f.cpu_tsqr.geqrf[1][3][1] = 31.5;
   f.cuda_start_s = 0.41;
   f.opencl_start_s = 1.9;
   const std::string text = format_figures("/usr/lib/liblapack.so.3", 16, f);
   HostFigures back;
   ASSERT_TRUE(parse_figures(text, "/usr/lib/liblapack.so.3", 16, back));
   EXPECT_DOUBLE_EQ(back.rates.geqrf[0][1][0], 7.25);
+  EXPECT_DOUBLE_EQ(back.cpu_tsqr.geqrf[1][3][1], 31.5);
+  EXPECT_NE(text.find("scpu_tsqr_256_large_gflops 31.5\n"), std::string::npos) << text;
+  EXPECT_DOUBLE_EQ(back.cpu_tsqr.call_s, 0.003);
   EXPECT_DOUBLE_EQ(back.cuda_start_s, 0.41);
   EXPECT_DOUBLE_EQ(back.opencl_start_s, 1.9);
   EXPECT_FALSE(parse_figures(text, "/usr/lib/libopenblas.so.0", 16, back)) << "another library";
@@ -307,10 +440,11 @@ TEST(CalibrationFile, RoundTripsAndRejectsAnythingElse) {
                              "/usr/lib/liblapack.so.3", 16, back));
   EXPECT_FALSE(parse_figures(edited("dgeqrf_32_small_gflops 7.25", "dgeqrf_32_small_gflops 7x"),
                              "/usr/lib/liblapack.so.3", 16, back));
-  EXPECT_FALSE(parse_figures(edited("dgeqrf_32_small_gflops 7.25\n", ""), "/usr/lib/liblapack.so.3", 16,
-                             back))
+  EXPECT_FALSE(parse_figures(edited("dgeqrf_32_small_gflops 7.25\n", ""), "/usr/lib/liblapack.so.3",
+                             16, back))
       << "a missing field";
-  EXPECT_FALSE(parse_figures(text + "dgeqrf_32_small_gflops 7\n", "/usr/lib/liblapack.so.3", 16, back))
+  EXPECT_FALSE(
+      parse_figures(text + "dgeqrf_32_small_gflops 7\n", "/usr/lib/liblapack.so.3", 16, back))
       << "a repeated field";
   EXPECT_FALSE(parse_figures(text + "gpu_speed 7\n", "/usr/lib/liblapack.so.3", 16, back))
       << "an unknown field";

@@ -6,17 +6,19 @@
 // -llapack -lblas, its operands in pageable host memory, in fresh processes:
 //   routed    Switchyard preloaded in front of the fallback, as for a program linked with it;
 //   fallback  the fallback library alone, preloaded, no Switchyard;
-//   gpu       Switchyard preloaded with the routine forced onto its device route.
+//   gpu       Switchyard preloaded with the routine forced onto its device route;
+//   cpu       the same forced onto its route on the host's cores (dgeqrf's CPU TSQR).
 // The first call of each process is the cold one (a fresh process, devices not started).
 // Warm is the best of R calls made after the same call has been repeated for S seconds (2 by
 // default) in the routed process, as in a program with a history of such calls, where the
 // router may have started a device on the way; the fallback and forced processes, whose route
 // does not change, are warm after one call. A row is marked WRONG where the route the router
-// chose, cold or warm, took at least 10% and 5 ms longer than the other route did. A process's
+// chose, cold or warm, took at least 10% and 5 ms longer than another route did. A process's
 // first call varies by up to a third from process to process (the CUDA driver's start took
 // either about 105 or about 190 ms in back-to-back processes on the H200), so where the two cold
 // times are within that of each other, each side's cold time is the median of C fresh processes
-// (--cold-samples, 3 by default), the first of them the column's own.
+// (--cold-samples, 3 by default), the first of them the column's own. A forced route that does
+// not take the call (no device) is not a route to compare with.
 #include "routing_bench.hpp"
 
 #include <dlfcn.h>
@@ -66,16 +68,20 @@ struct Shape {
 };
 
 Shape gemm(const char* p, const char* ta, const char* tb, long m, long n, long k) {
-  return {std::string(p) + "gemm", {ta, tb, std::to_string(m), std::to_string(n), std::to_string(k)},
+  return {std::string(p) + "gemm",
+          {ta, tb, std::to_string(m), std::to_string(n), std::to_string(k)},
           2.0 * m * n * k};
 }
 // C = A^T A through gemm('T', 'N') with both operands the same host matrix A, k x n.
 Shape gram(const char* p, long n, long k) {
-  return {std::string(p) + "gemm", {std::to_string(n), std::to_string(k)}, 2.0 * n * n * k,
+  return {std::string(p) + "gemm",
+          {std::to_string(n), std::to_string(k)},
+          2.0 * n * n * k,
           std::string(p) + "gram"};
 }
 Shape syrk(const char* p, const char* uplo, const char* trans, long n, long k) {
-  return {std::string(p) + "syrk", {uplo, trans, std::to_string(n), std::to_string(k)},
+  return {std::string(p) + "syrk",
+          {uplo, trans, std::to_string(n), std::to_string(k)},
           double(k) * n * (n + 1)};
 }
 Shape qr(const char* routine, long m, long n, long k = 0) {
@@ -97,8 +103,8 @@ std::vector<Shape> sweep(bool quick) {
   // Long inner dimension, small C: the Gram products of least squares and statistics.
   const std::vector<std::pair<long, long>> long_k =
       quick ? std::vector<std::pair<long, long>>{{64, 1 << 22}}
-            : std::vector<std::pair<long, long>>{{16, 1 << 22}, {64, 1 << 16}, {64, 1 << 20},
-                                                 {64, 1 << 22}, {256, 1 << 20}, {1024, 1 << 16},
+            : std::vector<std::pair<long, long>>{{16, 1 << 22},   {64, 1 << 16},  {64, 1 << 20},
+                                                 {64, 1 << 22},   {256, 1 << 20}, {1024, 1 << 16},
                                                  {4096, 1 << 12}, {4096, 1 << 14}};
   for (auto [n, k] : long_k) s.push_back(gemm("d", "T", "N", n, n, k));
   // The same with op(A) and op(B) one matrix, as a program forms X^T X.
@@ -128,7 +134,8 @@ std::vector<Shape> sweep(bool quick) {
   }
   const std::vector<int> rows_log2 =
       quick ? std::vector<int>{14, 17, 22} : std::vector<int>{12, 14, 16, 17, 18, 20, 22, 23};
-  const std::vector<long> widths = quick ? std::vector<long>{32} : std::vector<long>{8, 32, 128, 256};
+  const std::vector<long> widths =
+      quick ? std::vector<long>{32} : std::vector<long>{8, 32, 128, 256};
   for (int r : rows_log2) {
     for (long n : widths) {
       const long m = 1L << r;
@@ -175,7 +182,7 @@ struct Run {
   bool ran = false;
   bool skipped = false;
   double cold = 0, warm = 0;  // ms
-  int cold_samples = 1;        // fresh processes whose median `cold` is
+  int cold_samples = 1;       // fresh processes whose median `cold` is
   double check = 0;
   int calls = 0;
   std::string cold_route, warm_route, cold_reason, warm_reason, error;
@@ -241,8 +248,8 @@ Run run_child(const Shape& shape, const std::string& environment, double warm_up
     char buffer[4096];
     while (std::fgets(buffer, sizeof buffer, child)) output += buffer;
     const int status = pclose(child);
-    std::istringstream words(output.substr(output.rfind("ms ") == std::string::npos
-                                               ? 0 : output.rfind("ms ")));
+    std::istringstream words(
+        output.substr(output.rfind("ms ") == std::string::npos ? 0 : output.rfind("ms ")));
     std::string word;
     std::vector<double> times;
     words >> word;  // "ms"
@@ -270,8 +277,8 @@ void settle_cold(const Shape& shape, Run& ours, const std::string& ours_environm
   if (!ours.ran || !other.ran || samples <= 1) return;
   const double ratio = ours.cold / other.cold;
   if (ratio > kColdNoise || ratio < 1 / kColdNoise) return;
-  for (auto [run, environment] : {std::pair{&ours, &ours_environment},
-                                  std::pair{&other, &other_environment}}) {
+  for (auto [run, environment] :
+       {std::pair{&ours, &ours_environment}, std::pair{&other, &other_environment}}) {
     std::vector<double> colds{run->cold};
     for (int i = 1; i < samples; ++i) {
       const Run again = run_child(shape, *environment, 0.0, 0, false);
@@ -284,9 +291,7 @@ void settle_cold(const Shape& shape, Run& ours, const std::string& ours_environm
 }
 
 // Whether `chosen` took at least 10% and 5 ms longer than `other`.
-bool slower(double chosen, double other) {
-  return chosen >= 1.1 * other && chosen - other >= 5.0;
-}
+bool slower(double chosen, double other) { return chosen >= 1.1 * other && chosen - other >= 5.0; }
 
 std::string ms(const Run& r, bool cold) {
   if (r.skipped) return "skip";
@@ -302,11 +307,28 @@ std::string upper_case(std::string s) {
   return s;
 }
 
-// The route a forced run took, or why it did not take the device.
-std::string forced_note(const Run& gpu) {
-  if (!gpu.ran || gpu.warm_route == "gpu") return "";
-  return gpu.cold_reason;
+// Why a forced run did not take its route, or "".
+std::string forced_note(const Run& forced, const char* route) {
+  if (!forced.ran || forced.skipped || forced.warm_route == route) return "";
+  return forced.cold_reason;
 }
+
+// The routines with a route on the host's cores.
+bool has_cpu_route(const std::string& routine) {
+  return routine == "dgeqrf" || routine == "sgeqrf";
+}
+
+// One way to run a shape, for comparing the router's choice with: its runs' route name, what
+// it measured, and its processes' environment.
+struct Way {
+  const char* route;
+  Run* run;
+  std::string environment;
+  // Whether the run is one of this route's: the fallback always, a forced route when it took it.
+  bool took() const {
+    return run->ran && (std::strcmp(route, "fallback") == 0 || run->warm_route == route);
+  }
+};
 
 }  // namespace
 
@@ -362,26 +384,31 @@ int routing_main(int argc, char** argv) {
   }
   if (o.shapes.empty()) shapes = sweep(o.quick);
   if (!o.routines.empty()) {
-    shapes.erase(std::remove_if(shapes.begin(), shapes.end(), [&](const Shape& s) {
-                   return std::find(o.routines.begin(), o.routines.end(), s.routine) ==
-                          o.routines.end();
-                 }), shapes.end());
+    shapes.erase(std::remove_if(shapes.begin(), shapes.end(),
+                                [&](const Shape& s) {
+                                  return std::find(o.routines.begin(), o.routines.end(),
+                                                   s.routine) == o.routines.end();
+                                }),
+                 shapes.end());
   }
 
   // The fallback's library first in the global scope, as in a program linked with it;
   // Switchyard in front of it where it takes part.
   const std::string alone = "env -u SWITCHYARD_FALLBACK LD_PRELOAD=" + quoted(o.fallback);
-  const std::string routed = "env -u SWITCHYARD_FALLBACK LD_PRELOAD=" +
-                             quoted(library_path() + ":" + o.fallback);
-  std::printf("switchyard bench routing: fallback %s, warm: best of %d after %g s of the same "
-              "call, pageable host memory, each column a fresh process\n",
-              o.fallback.c_str(), o.repeat, o.warm_up_s);
-  std::printf("%-34s %-17s %9s %9s %9s %9s %9s %9s  %s\n", "call", "route cold/warm",
-              "ours c", "ours w", "fb c", "fb w", "gpu c", "gpu w", "verdict");
+  const std::string routed =
+      "env -u SWITCHYARD_FALLBACK LD_PRELOAD=" + quoted(library_path() + ":" + o.fallback);
+  std::printf(
+      "switchyard bench routing: fallback %s, warm: best of %d after %g s of the same "
+      "call, pageable host memory, each column a fresh process\n",
+      o.fallback.c_str(), o.repeat, o.warm_up_s);
+  std::printf("%-34s %-17s %9s %9s %9s %9s %9s %9s %9s %9s  %s\n", "call", "route cold/warm",
+              "ours c", "ours w", "fb c", "fb w", "gpu c", "gpu w", "cpu c", "cpu w", "verdict");
   FILE* out = o.out.empty() ? nullptr : std::fopen(o.out.c_str(), "w");
   if (out) {
-    std::fprintf(out, "call\troute_cold\troute_warm\tours_cold_ms\tours_warm_ms\tfallback_cold_ms\t"
-                      "fallback_warm_ms\tgpu_cold_ms\tgpu_warm_ms\tverdict\treason\n");
+    std::fprintf(out,
+                 "call\troute_cold\troute_warm\tours_cold_ms\tours_warm_ms\tfallback_cold_ms\t"
+                 "fallback_warm_ms\tgpu_cold_ms\tgpu_warm_ms\tcpu_cold_ms\tcpu_warm_ms\t"
+                 "verdict\treason\n");
   }
   std::map<std::string, double> fallback_gflops;  // best seen, per routine, to skip long runs
   int wrong_cold = 0, wrong_warm = 0, rows = 0;
@@ -392,8 +419,7 @@ int routing_main(int argc, char** argv) {
     const auto known = fallback_gflops.find(s.routine);
     // A shape whose fallback call would take longer than --max-seconds at the best rate seen
     // on a smaller one is not run in the fallback.
-    const double estimate =
-        known != fallback_gflops.end() ? s.flops / (known->second * 1e9) : 0.0;
+    const double estimate = known != fallback_gflops.end() ? s.flops / (known->second * 1e9) : 0.0;
     Run fb;
     if (known != fallback_gflops.end() && estimate > o.max_seconds) {
       fb.skipped = true;
@@ -405,23 +431,33 @@ int routing_main(int argc, char** argv) {
       }
     }
     Run ours = run_child(s, routed, o.warm_up_s, o.repeat, true);
-    const std::string forced = routed + " SWITCHYARD_ROUTE_" + upper_case(s.routine) + "=gpu";
-    Run gpu;
+    const std::string forced = routed + " SWITCHYARD_ROUTE_" + upper_case(s.routine) + "=";
+    Run gpu, cpu;
     gpu.skipped = !o.gpu;
-    if (o.gpu) gpu = run_child(s, forced, 0.0, o.repeat, true);
-    // The other route of each choice: the fallback alone when Switchyard chose its device,
-    // the device forced when it chose the fallback.
-    if (ours.cold_route == "gpu") {
-      settle_cold(s, ours, routed, fb, alone, o.cold_samples);
-    } else if (gpu.warm_route == "gpu") {
-      settle_cold(s, ours, routed, gpu, forced, o.cold_samples);
+    if (o.gpu) gpu = run_child(s, forced + "gpu", 0.0, o.repeat, true);
+    cpu.skipped = !has_cpu_route(s.routine);
+    if (!cpu.skipped) cpu = run_child(s, forced + "cpu", 0.0, o.repeat, true);
+    const Way ways[] = {
+        {"fallback", &fb, alone}, {"gpu", &gpu, forced + "gpu"}, {"cpu", &cpu, forced + "cpu"}};
+    // The fastest of the other routes than the one chosen, cold or warm; null when none ran.
+    const auto best_other = [&](bool cold) -> const Way* {
+      const std::string& route = cold ? ours.cold_route : ours.warm_route;
+      const Way* best = nullptr;
+      for (const Way& w : ways) {
+        if (route == w.route || !w.took()) continue;
+        const double t = cold ? w.run->cold : w.run->warm;
+        if (!best || t < (cold ? best->run->cold : best->run->warm)) best = &w;
+      }
+      return best;
+    };
+    if (const Way* other = ours.ran ? best_other(true) : nullptr) {
+      settle_cold(s, ours, routed, *other->run, other->environment, o.cold_samples);
     }
     std::string verdict = "ok";
     const auto judge = [&](bool cold) {
-      const std::string& route = cold ? ours.cold_route : ours.warm_route;
-      const Run& other = route == "gpu" ? fb : gpu;
-      if (!ours.ran || !other.ran || (route != "gpu" && other.warm_route != "gpu")) return false;
-      return slower(cold ? ours.cold : ours.warm, cold ? other.cold : other.warm);
+      const Way* other = best_other(cold);
+      if (!ours.ran || !other) return false;
+      return slower(cold ? ours.cold : ours.warm, cold ? other->run->cold : other->run->warm);
     };
     const bool bad_cold = judge(true), bad_warm = judge(false);
     wrong_cold += bad_cold;
@@ -430,37 +466,42 @@ int routing_main(int argc, char** argv) {
       verdict = std::string("WRONG") + (bad_cold ? " cold" : "") + (bad_warm ? " warm" : "");
     }
     if (!ours.ran) verdict = "FAILED: " + ours.error;
-    if (ours.ran && fb.ran && std::abs(ours.check - fb.check) >
-                                  1e-3 * std::max(1.0, std::abs(fb.check))) {
+    if (ours.ran && fb.ran &&
+        std::abs(ours.check - fb.check) > 1e-3 * std::max(1.0, std::abs(fb.check))) {
       verdict += " CHECK";  // a different answer
     }
     ++rows;
     std::fprintf(stderr, "\r%70s\r", "");
     const std::string routes = ours.cold_route + "/" + ours.warm_route;
-    std::printf("%-34s %-17s %9s %9s %9s %9s %9s %9s  %s\n", s.text().c_str(), routes.c_str(),
-                ms(ours, true).c_str(), ms(ours, false).c_str(), ms(fb, true).c_str(),
-                ms(fb, false).c_str(), ms(gpu, true).c_str(), ms(gpu, false).c_str(),
+    std::printf("%-34s %-17s %9s %9s %9s %9s %9s %9s %9s %9s  %s\n", s.text().c_str(),
+                routes.c_str(), ms(ours, true).c_str(), ms(ours, false).c_str(),
+                ms(fb, true).c_str(), ms(fb, false).c_str(), ms(gpu, true).c_str(),
+                ms(gpu, false).c_str(), ms(cpu, true).c_str(), ms(cpu, false).c_str(),
                 verdict.c_str());
     if (bad_cold) std::printf("%34s cold: %s\n", "", ours.cold_reason.c_str());
     if (bad_warm) {
       std::printf("%34s warm, after %d calls: %s\n", "", ours.calls, ours.warm_reason.c_str());
     }
-    if (const std::string note = forced_note(gpu); o.gpu && !note.empty()) {
-      std::printf("%34s gpu not taken: %s\n", "", note.c_str());
+    for (const Way* forced_way : {&ways[1], &ways[2]}) {
+      if (const std::string note = forced_note(*forced_way->run, forced_way->route);
+          !note.empty()) {
+        std::printf("%34s %s not taken: %s\n", "", forced_way->route, note.c_str());
+      }
     }
     std::fflush(stdout);
     if (out) {
-      std::fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.text().c_str(),
+      std::fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.text().c_str(),
                    ours.cold_route.c_str(), ours.warm_route.c_str(), ms(ours, true).c_str(),
                    ms(ours, false).c_str(), ms(fb, true).c_str(), ms(fb, false).c_str(),
-                   ms(gpu, true).c_str(), ms(gpu, false).c_str(), verdict.c_str(),
-                   ours.cold_reason.c_str());
+                   ms(gpu, true).c_str(), ms(gpu, false).c_str(), ms(cpu, true).c_str(),
+                   ms(cpu, false).c_str(), verdict.c_str(), ours.cold_reason.c_str());
     }
   }
   if (out) std::fclose(out);
-  std::printf("summary: %d shapes, %d wrong choices cold, %d warm (chosen route at least 10%% "
-              "and 5 ms slower than the other); * the median of %d processes' cold calls\n",
-              rows, wrong_cold, wrong_warm, o.cold_samples);
+  std::printf(
+      "summary: %d shapes, %d wrong choices cold, %d warm (chosen route at least 10%% "
+      "and 5 ms slower than another); * the median of %d processes' cold calls\n",
+      rows, wrong_cold, wrong_warm, o.cold_samples);
   return 0;
 }
 

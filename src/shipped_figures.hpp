@@ -1,0 +1,82 @@
+// The figures the router uses where `switchyard calibrate` has not run (calibration.hpp): each
+// set is one run of it, its file's fields in the order below (docs/routing.md, "Calibrations").
+#pragma once
+
+#include "calibration.hpp"
+
+namespace switchyard::shipped {
+
+// The H200 test machine's host (16 cores, Intel Xeon): OpenBLAS 0.3.26 with 16 threads, and
+// Debian's reference BLAS/LAPACK 3.11 (one thread, whatever the count; the CPU TSQR on 16).
+inline constexpr int kShippedThreads = 16;
+// Fields in FallbackRates' order, [double, single]: gemm square, Gram, wide Gram, narrow side,
+// rank-32 update; syrk, wide syrk; geqrf, orgqr and ormqr at the small then the large size, at
+// 8, 32, 128 and 256 columns each; then the CPU TSQR at the small then the large size, at the
+// same widths, its cost of a call and of a first call; then the CUDA and OpenCL start-ups.
+inline constexpr HostFigures kOpenBlas16{
+    {{539.0, 961.0},
+     {98.8, 119.0},
+     {335.0, 547.0},
+     {343.0, 495.0},
+     {286.0, 406.0},
+     {22.0, 33.6},
+     {234.0, 366.0},
+     {{{4.3, 8.94}, {16.9, 35.4}, {40.3, 103.0}, {81.2, 133.0}},
+      {{2.61, 6.91}, {8.35, 24.9}, {33.7, 64.5}, {54.8, 126.0}}},
+     {{{4.96, 9.26}, {15.1, 31.3}, {37.0, 73.0}, {56.5, 115.0}},
+      {{3.68, 9.51}, {12.0, 22.2}, {27.1, 46.7}, {53.9, 90.6}}},
+     {{{23.5, 68.5}, {34.9, 85.2}, {44.3, 61.4}, {42.1, 48.8}},
+      {{12.6, 25.1}, {24.3, 61.0}, {39.6, 54.5}, {32.7, 77.5}}}},
+    {{{{17.5, 26.4}, {25.9, 46.8}, {31.3, 57.9}, {13.8, 23.4}},
+      {{30.8, 60.2}, {55.4, 130.0}, {40.6, 85.1}, {40.7, 85.1}}},
+     0.0016,
+     0.0034},
+    0.23,
+    0.27};
+inline constexpr HostFigures kReference{
+    {{3.36, 4.03},
+     {1.6, 2.81},
+     {2.71, 2.86},
+     {2.82, 3.78},
+     {3.2, 4.58},
+     {2.36, 2.54},
+     {2.74, 2.55},
+     {{{2.51, 2.72}, {2.37, 2.98}, {2.85, 2.4}, {7.34, 8.87}},
+      {{1.17, 2.2}, {1.65, 2.68}, {1.57, 2.31}, {4.34, 6.06}}},
+     {{{2.96, 3.25}, {2.71, 3.25}, {2.92, 2.25}, {6.12, 7.94}},
+      {{1.6, 2.71}, {1.53, 2.55}, {1.73, 2.12}, {4.31, 6.46}}},
+     {{{1.83, 2.74}, {2.94, 3.31}, {2.46, 7.52}, {6.64, 8.94}},
+      {{1.61, 2.48}, {1.56, 2.37}, {6.03, 8.55}, {6.83, 9.07}}}},
+    {{{{20.1, 31.1}, {24.8, 63.9}, {30.4, 56.9}, {11.5, 28.3}},
+      {{31.3, 58.1}, {54.8, 130.0}, {42.2, 82.2}, {33.1, 71.7}}},
+     0.00092,
+     0.0026},
+    0.23,
+    0.28};
+
+// A 2-core host (AMD EPYC), with Debian's reference BLAS/LAPACK 3.11 and the CPU TSQR on 2
+// threads, which anchor the CPU TSQR's rate on few threads. Its OpenCL device was PoCL on the
+// CPU, so its start-ups are the H200 host's.
+inline constexpr int kSmallHostThreads = 2;
+inline constexpr HostFigures kReferenceSmallHost{
+    {{7.88, 7.83},
+     {3.83, 4.03},
+     {3.24, 3.9},
+     {3.74, 7.94},
+     {7.51, 8.13},
+     {3.92, 4.03},
+     {3.56, 4.04},
+     {{{4.38, 4.75}, {4.67, 5.16}, {4.11, 5.39}, {4.47, 5.1}},
+      {{3.6, 4.44}, {4.48, 5.01}, {4.46, 4.9}, {4.2, 4.91}}},
+     {{{5.44, 5.82}, {4.97, 5.47}, {4.16, 5.34}, {4.46, 5.17}},
+      {{4.19, 5.21}, {4.69, 5.3}, {4.57, 4.97}, {4.25, 4.87}}},
+     {{{4.45, 5.26}, {4.37, 5.02}, {3.92, 4.04}, {3.97, 4.06}},
+      {{4.66, 5.47}, {4.65, 5.3}, {3.57, 4.02}, {3.59, 4.1}}}},
+    {{{{11.3, 22.9}, {22.0, 43.8}, {22.3, 42.9}, {12.1, 30.1}},
+      {{12.4, 24.4}, {23.4, 46.4}, {27.1, 50.5}, {20.1, 54.0}}},
+     0.00035,
+     0.0011},
+    0.21,
+    0.26};
+
+}  // namespace switchyard::shipped
