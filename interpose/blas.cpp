@@ -34,17 +34,17 @@ const char* gemm_quick_return(int m, int n, int k, T alpha) {
 }
 
 template <class C, class T>
-void run_next_gemm(char transa, char transb, Int<C> m, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda,
-                   const T* b, Int<C> ldb, T beta, T* c, Int<C> ldc) {
-  GemmTraits<T>::template next<C>()(&transa, &transb, &m, &n, &k, &alpha, a, &lda, b, &ldb,
-                                    &beta, c, &ldc, 1, 1);
+void run_next_gemm(char transa, char transb, Int<C> m, Int<C> n, Int<C> k, T alpha, const T* a,
+                   Int<C> lda, const T* b, Int<C> ldb, T beta, T* c, Int<C> ldc) {
+  GemmTraits<T>::template next<C>()(&transa, &transb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta,
+                                    c, &ldc, 1, 1);
 }
 
 }  // namespace
 
 template <class C, class T>
-void gemm(char transa, char transb, Int<C> m, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda, const T* b,
-          Int<C> ldb, T beta, T* c, Int<C> ldc) {
+void gemm(char transa, char transb, Int<C> m, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda,
+          const T* b, Int<C> ldb, T beta, T* c, Int<C> ldc) {
   C::check_library();
   if (int info = gemm_argument_error(transa, transb, m, n, k, lda, ldb, ldc)) {
     call_xerbla<C>(GemmTraits<T>::srname, info);
@@ -63,8 +63,8 @@ void gemm(char transa, char transb, Int<C> m, Int<C> n, Int<C> k, T alpha, const
                          beta, c, int(ldc)};
   dispatch(GemmTraits<T>::routine, shape, gemm_quick_return(call.m, call.n, call.k, alpha), call,
            [](const GemmCall<T>& g) {
-             run_next_gemm<C, T>(g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b,
-                                 g.ldb, g.beta, g.c, g.ldc);
+             run_next_gemm<C, T>(g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb,
+                                 g.beta, g.c, g.ldc);
            });
 }
 

@@ -35,16 +35,16 @@ const char* syrk_quick_return(int n, int k, T alpha, T beta) {
 }
 
 template <class C, class T>
-void run_next_syrk(char uplo, char trans, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda, T beta, T* c,
-                   Int<C> ldc) {
-  SyrkTraits<T>::template next<C>()(&uplo, &trans, &n, &k, &alpha, a, &lda, &beta, c, &ldc, 1,
-                                    1);
+void run_next_syrk(char uplo, char trans, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda,
+                   T beta, T* c, Int<C> ldc) {
+  SyrkTraits<T>::template next<C>()(&uplo, &trans, &n, &k, &alpha, a, &lda, &beta, c, &ldc, 1, 1);
 }
 
 }  // namespace
 
 template <class C, class T>
-void syrk(char uplo, char trans, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda, T beta, T* c, Int<C> ldc) {
+void syrk(char uplo, char trans, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda, T beta, T* c,
+          Int<C> ldc) {
   C::check_library();
   if (int info = syrk_argument_error(uplo, trans, n, k, lda, ldc)) {
     call_xerbla<C>(SyrkTraits<T>::srname, info);
@@ -55,9 +55,8 @@ void syrk(char uplo, char trans, Int<C> n, Int<C> k, T alpha, const T* a, Int<C>
   shape.same_operand = true;
   shape.reads_c = beta != T(0);
   if (!fits_int<C>(n, k, lda, ldc)) {
-    return run_too_wide(SyrkTraits<T>::routine, shape, [&] {
-      run_next_syrk<C, T>(u, t, n, k, alpha, a, lda, beta, c, ldc);
-    });
+    return run_too_wide(SyrkTraits<T>::routine, shape,
+                        [&] { run_next_syrk<C, T>(u, t, n, k, alpha, a, lda, beta, c, ldc); });
   }
   const SyrkCall<T> call{u, t, int(n), int(k), alpha, a, int(lda), beta, c, int(ldc)};
   dispatch(SyrkTraits<T>::routine, shape, syrk_quick_return(call.n, call.k, alpha, beta), call,

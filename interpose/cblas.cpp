@@ -50,8 +50,8 @@ constexpr int upper = 121, lower = 122;
 }  // namespace
 
 template <class C, class T>
-void cblas_gemm(const char* name, int layout, int transa, int transb, Int<C> m, Int<C> n, Int<C> k, T alpha,
-                const T* a, Int<C> lda, const T* b, Int<C> ldb, T beta, T* c, Int<C> ldc) {
+void cblas_gemm(const char* name, int layout, int transa, int transb, Int<C> m, Int<C> n, Int<C> k,
+                T alpha, const T* a, Int<C> lda, const T* b, Int<C> ldb, T beta, T* c, Int<C> ldc) {
   CblasCallScope<C> scope;
   const char ta = trans_letter(transa), tb = trans_letter(transb);
   if (layout == col_major) {

@@ -10,12 +10,13 @@ namespace switchyard {
 
 // xGEMM with Fortran semantics; `transa`/`transb` are single characters.
 template <class C, class T>
-void gemm(char transa, char transb, Int<C> m, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda, const T* b,
-          Int<C> ldb, T beta, T* c, Int<C> ldc);
+void gemm(char transa, char transb, Int<C> m, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda,
+          const T* b, Int<C> ldb, T beta, T* c, Int<C> ldc);
 
 // xSYRK with Fortran semantics.
 template <class C, class T>
-void syrk(char uplo, char trans, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda, T beta, T* c, Int<C> ldc);
+void syrk(char uplo, char trans, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda, T beta, T* c,
+          Int<C> ldc);
 
 // xGEQRF with Fortran semantics.
 template <class C, class T>
@@ -23,27 +24,28 @@ void geqrf(Int<C> m, Int<C> n, T* a, Int<C> lda, T* tau, T* work, Int<C> lwork, 
 
 // xORGQR and xORMQR with Fortran semantics.
 template <class C, class T>
-void orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work, Int<C> lwork, Int<C>* info);
+void orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work, Int<C> lwork,
+           Int<C>* info);
 template <class C, class T>
-void ormqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T* a, Int<C> lda, const T* tau, T* c, Int<C> ldc,
-           T* work, Int<C> lwork, Int<C>* info);
+void ormqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T* a, Int<C> lda,
+           const T* tau, T* c, Int<C> ldc, T* work, Int<C> lwork, Int<C>* info);
 
 // cblas_xgemm and cblas_xsyrk as reference CBLAS has them; `name` is the
 // routine's name in cblas_xerbla's message. The enum arguments are int in
 // both widths.
 template <class C, class T>
-void cblas_gemm(const char* name, int layout, int transa, int transb, Int<C> m, Int<C> n, Int<C> k, T alpha,
-                const T* a, Int<C> lda, const T* b, Int<C> ldb, T beta, T* c, Int<C> ldc);
+void cblas_gemm(const char* name, int layout, int transa, int transb, Int<C> m, Int<C> n, Int<C> k,
+                T alpha, const T* a, Int<C> lda, const T* b, Int<C> ldb, T beta, T* c, Int<C> ldc);
 template <class C, class T>
-void cblas_syrk(const char* name, int layout, int uplo, int trans, Int<C> n, Int<C> k, T alpha, const T* a,
-                Int<C> lda, T beta, T* c, Int<C> ldc);
+void cblas_syrk(const char* name, int layout, int uplo, int trans, Int<C> n, Int<C> k, T alpha,
+                const T* a, Int<C> lda, T beta, T* c, Int<C> ldc);
 
 // LAPACKE_xgeqrf and LAPACKE_xgeqrf_work as reference LAPACKE has them.
 template <class C, class T>
-Int<C> lapacke_geqrf(const char* name, const char* work_name, int layout, Int<C> m, Int<C> n, T* a, Int<C> lda,
-                T* tau);
+Int<C> lapacke_geqrf(const char* name, const char* work_name, int layout, Int<C> m, Int<C> n, T* a,
+                     Int<C> lda, T* tau);
 template <class C, class T>
-Int<C> lapacke_geqrf_work(const char* name, int layout, Int<C> m, Int<C> n, T* a, Int<C> lda, T* tau, T* work,
-                     Int<C> lwork);
+Int<C> lapacke_geqrf_work(const char* name, int layout, Int<C> m, Int<C> n, T* a, Int<C> lda,
+                          T* tau, T* work, Int<C> lwork);
 
 }  // namespace switchyard

@@ -33,7 +33,8 @@ const char* geqrf_quick_return(int m, int n, int lwork) {
 }
 
 template <class C, class T>
-void run_next_geqrf(Int<C> m, Int<C> n, T* a, Int<C> lda, T* tau, T* work, Int<C> lwork, Int<C>* info) {
+void run_next_geqrf(Int<C> m, Int<C> n, T* a, Int<C> lda, T* tau, T* work, Int<C> lwork,
+                    Int<C>* info) {
   GeqrfTraits<T>::template next<C>()(&m, &n, a, &lda, tau, work, &lwork, info);
 }
 

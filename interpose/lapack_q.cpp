@@ -42,13 +42,14 @@ const char* ormqr_quick_return(int m, int n, int k, int lwork) {
 }
 
 template <class C, class T>
-void run_next_orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work, Int<C> lwork, Int<C>* info) {
+void run_next_orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work,
+                    Int<C> lwork, Int<C>* info) {
   QTraits<T>::template next_orgqr<C>()(&m, &n, &k, a, &lda, tau, work, &lwork, info);
 }
 
 template <class C, class T>
-void run_next_ormqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T* a, Int<C> lda, const T* tau, T* c,
-                    Int<C> ldc, T* work, Int<C> lwork, Int<C>* info) {
+void run_next_ormqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T* a, Int<C> lda,
+                    const T* tau, T* c, Int<C> ldc, T* work, Int<C> lwork, Int<C>* info) {
   QTraits<T>::template next_ormqr<C>()(&side, &trans, &m, &n, &k, a, &lda, tau, c, &ldc, work,
                                        &lwork, info, 1, 1);
 }
@@ -56,7 +57,8 @@ void run_next_ormqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T
 }  // namespace
 
 template <class C, class T>
-void orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work, Int<C> lwork, Int<C>* info) {
+void orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work, Int<C> lwork,
+           Int<C>* info) {
   C::check_library();
   *info = 0;
   if (int bad = orgqr_argument_error(m, n, k, lda, lwork)) {
@@ -66,9 +68,8 @@ void orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work
   }
   const Shape shape{m, n, k};
   if (!fits_int<C>(m, n, k, lda, lwork)) {
-    return run_too_wide(QTraits<T>::orgqr, shape, [&] {
-      run_next_orgqr<C, T>(m, n, k, a, lda, tau, work, lwork, info);
-    });
+    return run_too_wide(QTraits<T>::orgqr, shape,
+                        [&] { run_next_orgqr<C, T>(m, n, k, a, lda, tau, work, lwork, info); });
   }
   // The routes write INFO as an int; it is 0 or a parameter number, which fits any width.
   int checked_info = 0;
@@ -84,8 +85,8 @@ void orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work
 }
 
 template <class C, class T>
-void ormqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T* a, Int<C> lda, const T* tau, T* c, Int<C> ldc,
-           T* work, Int<C> lwork, Int<C>* info) {
+void ormqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T* a, Int<C> lda,
+           const T* tau, T* c, Int<C> ldc, T* work, Int<C> lwork, Int<C>* info) {
   C::check_library();
   *info = 0;
   if (int bad = ormqr_argument_error(side, trans, m, n, k, lda, ldc, lwork)) {
@@ -103,8 +104,8 @@ void ormqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T* a, Int<
   int checked_info = 0;  // as for xORGQR
   const OrmqrCall<T> call{s, t, int(m), int(n), int(k), a, int(lda), tau, c, int(ldc), work,
                           int(lwork), &checked_info};
-  dispatch(QTraits<T>::ormqr, shape, ormqr_quick_return(call.m, call.n, call.k, call.lwork),
-           call, [](const OrmqrCall<T>& g) {
+  dispatch(QTraits<T>::ormqr, shape, ormqr_quick_return(call.m, call.n, call.k, call.lwork), call,
+           [](const OrmqrCall<T>& g) {
              Int<C> next_info = 0;
              run_next_ormqr<C, T>(g.side, g.trans, g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc,
                                   g.work, g.lwork, &next_info);

@@ -39,8 +39,8 @@ void transpose(int from_layout, I m, I n, const T* from, I ldf, T* to, I ldt) {
 }  // namespace
 
 template <class C, class T>
-Int<C> lapacke_geqrf_work(const char* name, int layout, Int<C> m, Int<C> n, T* a, Int<C> lda, T* tau, T* work,
-                     Int<C> lwork) {
+Int<C> lapacke_geqrf_work(const char* name, int layout, Int<C> m, Int<C> n, T* a, Int<C> lda,
+                          T* tau, T* work, Int<C> lwork) {
   Int<C> info = 0;
   if (layout == col_major) {
     geqrf<C, T>(m, n, a, lda, tau, work, lwork, &info);
@@ -73,8 +73,8 @@ Int<C> lapacke_geqrf_work(const char* name, int layout, Int<C> m, Int<C> n, T* a
 }
 
 template <class C, class T>
-Int<C> lapacke_geqrf(const char* name, const char* work_name, int layout, Int<C> m, Int<C> n, T* a, Int<C> lda,
-                T* tau) {
+Int<C> lapacke_geqrf(const char* name, const char* work_name, int layout, Int<C> m, Int<C> n, T* a,
+                     Int<C> lda, T* tau) {
   if (layout != col_major && layout != row_major) {
     call_lapacke_xerbla<C>(name, -1);
     return -1;
@@ -103,12 +103,16 @@ template decltype(lapacke_geqrf_work<Ilp64, float>) lapacke_geqrf_work<Ilp64, fl
 template decltype(lapacke_geqrf_work<Ilp64, double>) lapacke_geqrf_work<Ilp64, double>;
 template decltype(lapacke_geqrf<Ilp64, float>) lapacke_geqrf<Ilp64, float>;
 template decltype(lapacke_geqrf<Ilp64, double>) lapacke_geqrf<Ilp64, double>;
-template decltype(lapacke_geqrf_work<ScipyOpenblas32, float>) lapacke_geqrf_work<ScipyOpenblas32, float>;
-template decltype(lapacke_geqrf_work<ScipyOpenblas32, double>) lapacke_geqrf_work<ScipyOpenblas32, double>;
+template decltype(lapacke_geqrf_work<ScipyOpenblas32, float>)
+    lapacke_geqrf_work<ScipyOpenblas32, float>;
+template decltype(lapacke_geqrf_work<ScipyOpenblas32, double>)
+    lapacke_geqrf_work<ScipyOpenblas32, double>;
 template decltype(lapacke_geqrf<ScipyOpenblas32, float>) lapacke_geqrf<ScipyOpenblas32, float>;
 template decltype(lapacke_geqrf<ScipyOpenblas32, double>) lapacke_geqrf<ScipyOpenblas32, double>;
-template decltype(lapacke_geqrf_work<ScipyOpenblas64, float>) lapacke_geqrf_work<ScipyOpenblas64, float>;
-template decltype(lapacke_geqrf_work<ScipyOpenblas64, double>) lapacke_geqrf_work<ScipyOpenblas64, double>;
+template decltype(lapacke_geqrf_work<ScipyOpenblas64, float>)
+    lapacke_geqrf_work<ScipyOpenblas64, float>;
+template decltype(lapacke_geqrf_work<ScipyOpenblas64, double>)
+    lapacke_geqrf_work<ScipyOpenblas64, double>;
 template decltype(lapacke_geqrf<ScipyOpenblas64, float>) lapacke_geqrf<ScipyOpenblas64, float>;
 template decltype(lapacke_geqrf<ScipyOpenblas64, double>) lapacke_geqrf<ScipyOpenblas64, double>;
 

@@ -159,12 +159,16 @@ void* resolve(const std::string& plain, const TableSource& source, void* overrid
     if (s && !is_own(s)) return s;
   }
   if (source.width_probe) {
-    std::fprintf(stderr, "switchyard: fatal: no library that Switchyard may call provides %s "
+    std::fprintf(stderr,
+                 "switchyard: fatal: no library that Switchyard may call provides %s "
                  "with %s-bit integers, and the call cannot run without one; run the program "
-                 "without Switchyard\n", name.c_str(), source.ilp64 ? "64" : "32");
+                 "without Switchyard\n",
+                 name.c_str(), source.ilp64 ? "64" : "32");
   } else {
-    std::fprintf(stderr, "switchyard: fatal: no BLAS/LAPACK library provides %s; "
-                 "set SWITCHYARD_FALLBACK to one that does\n", name.c_str());
+    std::fprintf(stderr,
+                 "switchyard: fatal: no BLAS/LAPACK library provides %s; "
+                 "set SWITCHYARD_FALLBACK to one that does\n",
+                 name.c_str());
   }
   std::abort();
 }

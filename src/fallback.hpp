@@ -1,8 +1,9 @@
 // The next BLAS/LAPACK: the library that runs every call Switchyard does not
 // take. Under LD_PRELOAD it is the program's own BLAS/LAPACK (whatever comes
-// after Switchyard in the symbol search order); when a program is linked
-// with -lswitchyard it is reference LAPACK/BLAS; SWITCHYARD_FALLBACK names a
-// library that overrides both. A symbol that resolves back into Switchyard is
+// after Switchyard in the symbol search order, or a loaded library that
+// defines it); when a program is linked with -lswitchyard it is reference
+// LAPACK/BLAS, linked with the program or else opened RTLD_LOCAL (the safety
+// net); SWITCHYARD_FALLBACK names a library that overrides both. A symbol that resolves back into Switchyard is
 // never used, so a call can not loop into itself.
 //
 // There are two tables, one for each integer width of the ABI (docs/ilp64.md):

@@ -16,10 +16,10 @@ namespace {
 
 // Every scipy-openblas build names its configuration string as it names its routines, and
 // the string lists USE64BITINT in the 64-bit build only.
-const TableSource scipy_openblas32{"", nullptr, 0, "", 0, "scipy_", "scipy_openblas_get_config",
+const TableSource scipy_openblas32{"",   nullptr, 0, "", 0, "scipy_", "scipy_openblas_get_config",
                                    false};
-const TableSource scipy_openblas64{"64_", nullptr, 0, "", 0, "scipy_",
-                                   "scipy_openblas_get_config64_", true};
+const TableSource scipy_openblas64{
+    "64_", nullptr, 0, "", 0, "scipy_", "scipy_openblas_get_config64_", true};
 
 }  // namespace
 
