@@ -55,8 +55,14 @@ static void syrk(char uplo, char trans, int64_t n, int64_t k, double alpha, cons
   }
 }
 
-/* The optimal LWORK a workspace query answers: a number no real library would. */
-static const double geqrf_query_answer = 4242;
+/* An unprefixed helper that the routines call through the PLT, as the wheels' OpenBLAS call
+   droundup_lwork_ and dlaqz0_: any library in the program's global scope that defines it
+   takes those calls (reference LAPACK's droundup_lwork_ answers 4242 for 4242). */
+double droundup_lwork_(const int* lwork) { return *lwork + 0.25; }
+
+/* The optimal LWORK a workspace query answers, 4242 rounded by the helper above to 4242.25:
+   a number no real library would. */
+static const int geqrf_query_answer = 4242;
 
 void scipy_dgemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,
                   const double* alpha, const double* a, const int* lda, const double* b,
@@ -98,7 +104,7 @@ void scipy_dgeqrf_(const int* m, const int* n, double* a, const int* lda, double
   (void)m, (void)n, (void)a, (void)lda, (void)tau;
   if (*lwork != -1) abort();
   ++stand_in_calls32;
-  work[0] = geqrf_query_answer;
+  work[0] = droundup_lwork_(&geqrf_query_answer);
   *info = 0;
 }
 
@@ -107,7 +113,7 @@ void scipy_dgeqrf_64_(const int64_t* m, const int64_t* n, double* a, const int64
   (void)m, (void)n, (void)a, (void)lda, (void)tau;
   if (*lwork != -1) abort();
   ++stand_in_calls64;
-  work[0] = geqrf_query_answer;
+  work[0] = droundup_lwork_(&geqrf_query_answer);
   *info = 0;
 }
 

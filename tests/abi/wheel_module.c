@@ -98,17 +98,18 @@ static void results(void) {
   check(gram_right, "scipy_cblas_dsyrk64_ and scipy_dsyrk_ compute the upper triangle of A^T A");
   check(stand_in_calls32 == 2 && stand_in_calls64 == 3, "both syrk ran in their libraries");
 
-  /* Workspace queries are the fallback's: WORK(1) is the stand-in's answer. */
+  /* Workspace queries are the fallback's: WORK(1) is the stand-in's answer, from its own
+     droundup_lwork_ (nothing Switchyard brings into the global scope takes it over). */
   double qr[n * n], tau[n], work[1];
   const int query32 = -1;
   int info32 = 7;
   scipy_dgeqrf_(&n32, &n32, qr, &n32, tau, work, &query32, &info32);
-  check(info32 == 0 && work[0] == 4242, "scipy_dgeqrf_'s workspace query is the library's");
+  check(info32 == 0 && work[0] == 4242.25, "scipy_dgeqrf_'s workspace query is the library's");
   const int64_t query64 = -1;
   int64_t info64 = 7;
   work[0] = 0;
   scipy_dgeqrf_64_(&n64, &n64, qr, &n64, tau, work, &query64, &info64);
-  check(info64 == 0 && work[0] == 4242, "scipy_dgeqrf_64_'s workspace query is the library's");
+  check(info64 == 0 && work[0] == 4242.25, "scipy_dgeqrf_64_'s workspace query is the library's");
 }
 
 /* Reference checks and numbers; each reported through the wheel's own handler of its form. */
