@@ -22,6 +22,7 @@ namespace switchyard {
 struct Lp64 {
   using Int = int;
   static const Fallback& next() { return fallback(); }
+  // What each call makes sure of first: nothing here, the fallback is found when needed.
   static void check_library() {}
   // The program's own handler, else its BLAS/LAPACK's: xerbla_.
   static void* handler(const char* plain) { return dlsym(RTLD_DEFAULT, plain); }
@@ -44,6 +45,8 @@ struct Ilp64 {
 struct ScipyOpenblas32 {
   using Int = int;
   static const Fallback& next() { return wheel_fallback(); }
+  // Before a call is checked or routed: a library of the other width means that the callers'
+  // integers are not what the names say, and nothing may run (docs/pip-wheels.md).
   static void check_library() { wheel_fallback(); }
   static void* handler(const char* plain) { return wheel_handler(plain, false); }
 };
