@@ -1,4 +1,4 @@
-// The checked xGEMM of the Fortran entry points, 32-bit and 64-bit.
+// The checked xGEMM of the Fortran entry points, in every convention.
 #include <cstddef>
 #include <cstdint>
 
@@ -16,12 +16,12 @@ template <class T> struct GemmTraits;
 template <> struct GemmTraits<float> {
   static constexpr Routine routine = Routine::sgemm;
   static constexpr const char* srname = "SGEMM ";
-  template <class I> static GemmFn<float, I>* next() { return next_library<I>().sgemm; }
+  template <class C> static GemmFn<float, Int<C>>* next() { return C::next().sgemm; }
 };
 template <> struct GemmTraits<double> {
   static constexpr Routine routine = Routine::dgemm;
   static constexpr const char* srname = "DGEMM ";
-  template <class I> static GemmFn<double, I>* next() { return next_library<I>().dgemm; }
+  template <class C> static GemmFn<double, Int<C>>* next() { return C::next().dgemm; }
 };
 
 // Reference quick returns, left to the fallback: nothing to do when C is
@@ -33,49 +33,49 @@ const char* gemm_quick_return(int m, int n, int k, T alpha) {
   return nullptr;
 }
 
-template <class T, class I>
-void run_next_gemm(char transa, char transb, I m, I n, I k, T alpha, const T* a, I lda,
-                   const T* b, I ldb, T beta, T* c, I ldc) {
-  GemmTraits<T>::template next<I>()(&transa, &transb, &m, &n, &k, &alpha, a, &lda, b, &ldb,
-                                    &beta, c, &ldc, 1, 1);
+template <class C, class T>
+void run_next_gemm(char transa, char transb, Int<C> m, Int<C> n, Int<C> k, T alpha, const T* a,
+                   Int<C> lda, const T* b, Int<C> ldb, T beta, T* c, Int<C> ldc) {
+  GemmTraits<T>::template next<C>()(&transa, &transb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta,
+                                    c, &ldc, 1, 1);
 }
 
 }  // namespace
 
-template <class T, class I>
-void gemm(char transa, char transb, I m, I n, I k, T alpha, const T* a, I lda, const T* b,
-          I ldb, T beta, T* c, I ldc) {
+template <class C, class T>
+void gemm(char transa, char transb, Int<C> m, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda,
+          const T* b, Int<C> ldb, T beta, T* c, Int<C> ldc) {
+  C::check_library();
   if (int info = gemm_argument_error(transa, transb, m, n, k, lda, ldb, ldc)) {
-    call_xerbla<I>(GemmTraits<T>::srname, info);
+    call_xerbla<C>(GemmTraits<T>::srname, info);
     return;
   }
   const char ta = upper_letter(transa), tb = upper_letter(transb);
   Shape shape{m, n, k, ta, tb};
   shape.same_operand = same_operand(ta, tb, m, n, k, a, lda, b, ldb);
   shape.reads_c = beta != T(0);
-  if (!fits_int<I>(m, n, k, lda, ldb, ldc)) {
+  if (!fits_int<C>(m, n, k, lda, ldb, ldc)) {
     return run_too_wide(GemmTraits<T>::routine, shape, [&] {
-      run_next_gemm<T, I>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+      run_next_gemm<C, T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     });
   }
   const GemmCall<T> call{ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb),
                          beta, c, int(ldc)};
   dispatch(GemmTraits<T>::routine, shape, gemm_quick_return(call.m, call.n, call.k, alpha), call,
            [](const GemmCall<T>& g) {
-             run_next_gemm<T, I>(g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b,
-                                 g.ldb, g.beta, g.c, g.ldc);
+             run_next_gemm<C, T>(g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb,
+                                 g.beta, g.c, g.ldc);
            });
 }
 
-template void gemm<float, int>(char, char, int, int, int, float, const float*, int,
-                               const float*, int, float, float*, int);
-template void gemm<double, int>(char, char, int, int, int, double, const double*, int,
-                                const double*, int, double, double*, int);
-template void gemm<float, std::int64_t>(char, char, std::int64_t, std::int64_t, std::int64_t,
-                                        float, const float*, std::int64_t, const float*,
-                                        std::int64_t, float, float*, std::int64_t);
-template void gemm<double, std::int64_t>(char, char, std::int64_t, std::int64_t, std::int64_t,
-                                         double, const double*, std::int64_t, const double*,
-                                         std::int64_t, double, double*, std::int64_t);
+// Every convention's entries.
+template decltype(gemm<Lp64, float>) gemm<Lp64, float>;
+template decltype(gemm<Lp64, double>) gemm<Lp64, double>;
+template decltype(gemm<Ilp64, float>) gemm<Ilp64, float>;
+template decltype(gemm<Ilp64, double>) gemm<Ilp64, double>;
+template decltype(gemm<ScipyOpenblas32, float>) gemm<ScipyOpenblas32, float>;
+template decltype(gemm<ScipyOpenblas32, double>) gemm<ScipyOpenblas32, double>;
+template decltype(gemm<ScipyOpenblas64, float>) gemm<ScipyOpenblas64, float>;
+template decltype(gemm<ScipyOpenblas64, double>) gemm<ScipyOpenblas64, double>;
 
 }  // namespace switchyard

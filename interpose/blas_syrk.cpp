@@ -1,4 +1,4 @@
-// The checked xSYRK of the Fortran entry points, 32-bit and 64-bit.
+// The checked xSYRK of the Fortran entry points, in every convention.
 #include <cstddef>
 #include <cstdint>
 
@@ -16,12 +16,12 @@ template <class T> struct SyrkTraits;
 template <> struct SyrkTraits<float> {
   static constexpr Routine routine = Routine::ssyrk;
   static constexpr const char* srname = "SSYRK ";
-  template <class I> static SyrkFn<float, I>* next() { return next_library<I>().ssyrk; }
+  template <class C> static SyrkFn<float, Int<C>>* next() { return C::next().ssyrk; }
 };
 template <> struct SyrkTraits<double> {
   static constexpr Routine routine = Routine::dsyrk;
   static constexpr const char* srname = "DSYRK ";
-  template <class I> static SyrkFn<double, I>* next() { return next_library<I>().dsyrk; }
+  template <class C> static SyrkFn<double, Int<C>>* next() { return C::next().dsyrk; }
 };
 
 // Reference quick returns, left to the fallback: nothing to do when C is empty or is to stay
@@ -34,46 +34,46 @@ const char* syrk_quick_return(int n, int k, T alpha, T beta) {
   return nullptr;
 }
 
-template <class T, class I>
-void run_next_syrk(char uplo, char trans, I n, I k, T alpha, const T* a, I lda, T beta, T* c,
-                   I ldc) {
-  SyrkTraits<T>::template next<I>()(&uplo, &trans, &n, &k, &alpha, a, &lda, &beta, c, &ldc, 1,
-                                    1);
+template <class C, class T>
+void run_next_syrk(char uplo, char trans, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda,
+                   T beta, T* c, Int<C> ldc) {
+  SyrkTraits<T>::template next<C>()(&uplo, &trans, &n, &k, &alpha, a, &lda, &beta, c, &ldc, 1, 1);
 }
 
 }  // namespace
 
-template <class T, class I>
-void syrk(char uplo, char trans, I n, I k, T alpha, const T* a, I lda, T beta, T* c, I ldc) {
+template <class C, class T>
+void syrk(char uplo, char trans, Int<C> n, Int<C> k, T alpha, const T* a, Int<C> lda, T beta, T* c,
+          Int<C> ldc) {
+  C::check_library();
   if (int info = syrk_argument_error(uplo, trans, n, k, lda, ldc)) {
-    call_xerbla<I>(SyrkTraits<T>::srname, info);
+    call_xerbla<C>(SyrkTraits<T>::srname, info);
     return;
   }
   const char u = upper_letter(uplo), t = upper_letter(trans);
   Shape shape{n, n, k, u, t};
   shape.same_operand = true;
   shape.reads_c = beta != T(0);
-  if (!fits_int<I>(n, k, lda, ldc)) {
-    return run_too_wide(SyrkTraits<T>::routine, shape, [&] {
-      run_next_syrk<T, I>(u, t, n, k, alpha, a, lda, beta, c, ldc);
-    });
+  if (!fits_int<C>(n, k, lda, ldc)) {
+    return run_too_wide(SyrkTraits<T>::routine, shape,
+                        [&] { run_next_syrk<C, T>(u, t, n, k, alpha, a, lda, beta, c, ldc); });
   }
   const SyrkCall<T> call{u, t, int(n), int(k), alpha, a, int(lda), beta, c, int(ldc)};
   dispatch(SyrkTraits<T>::routine, shape, syrk_quick_return(call.n, call.k, alpha, beta), call,
            [](const SyrkCall<T>& s) {
-             run_next_syrk<T, I>(s.uplo, s.trans, s.n, s.k, s.alpha, s.a, s.lda, s.beta, s.c,
+             run_next_syrk<C, T>(s.uplo, s.trans, s.n, s.k, s.alpha, s.a, s.lda, s.beta, s.c,
                                  s.ldc);
            });
 }
 
-template void syrk<float, int>(char, char, int, int, float, const float*, int, float, float*,
-                               int);
-template void syrk<double, int>(char, char, int, int, double, const double*, int, double,
-                                double*, int);
-template void syrk<float, std::int64_t>(char, char, std::int64_t, std::int64_t, float,
-                                        const float*, std::int64_t, float, float*, std::int64_t);
-template void syrk<double, std::int64_t>(char, char, std::int64_t, std::int64_t, double,
-                                         const double*, std::int64_t, double, double*,
-                                         std::int64_t);
+// Every convention's entries.
+template decltype(syrk<Lp64, float>) syrk<Lp64, float>;
+template decltype(syrk<Lp64, double>) syrk<Lp64, double>;
+template decltype(syrk<Ilp64, float>) syrk<Ilp64, float>;
+template decltype(syrk<Ilp64, double>) syrk<Ilp64, double>;
+template decltype(syrk<ScipyOpenblas32, float>) syrk<ScipyOpenblas32, float>;
+template decltype(syrk<ScipyOpenblas32, double>) syrk<ScipyOpenblas32, double>;
+template decltype(syrk<ScipyOpenblas64, float>) syrk<ScipyOpenblas64, float>;
+template decltype(syrk<ScipyOpenblas64, double>) syrk<ScipyOpenblas64, double>;
 
 }  // namespace switchyard

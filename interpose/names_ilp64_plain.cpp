@@ -6,6 +6,6 @@
 #include "entry.hpp"
 #include "export.hpp"
 
-#define SWITCHYARD_INT std::int64_t
+#define SWITCHYARD_CONVENTION switchyard::Ilp64
 #define SWITCHYARD_NAME(name) name
 #include "names.inc"

@@ -10,7 +10,7 @@
 #include "export.hpp"
 #include "fallback.hpp"
 
-#define SWITCHYARD_INT std::int64_t
+#define SWITCHYARD_CONVENTION switchyard::Ilp64
 #define SWITCHYARD_NAME(name) name##64_
 #include "names.inc"
 

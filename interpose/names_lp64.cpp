@@ -6,7 +6,7 @@
 #include "entry.hpp"
 #include "export.hpp"
 
-#define SWITCHYARD_INT int
+#define SWITCHYARD_CONVENTION switchyard::Lp64
 #define SWITCHYARD_NAME(name) name
 #include "names.inc"
 

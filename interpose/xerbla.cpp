@@ -1,16 +1,10 @@
 #include "xerbla.hpp"
 
-#include <dlfcn.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
-#include <type_traits>
-
-#include "fallback.hpp"
 
 namespace switchyard {
 namespace {
@@ -23,58 +17,54 @@ template <class I>
 using LapackeXerblaFn = void(const char* name, I info);
 using NancheckFn = int();
 
-// The first definition in the program's global scope of `name` in the
-// convention of I: the executable's own, else the one of the BLAS/LAPACK it
-// loaded.
-template <class T, class I>
-T* global_symbol(const char* name) {
-  const std::string in_convention =
-      std::is_same_v<I, int> ? std::string(name) : std::string(name) + ilp64_suffix;
-  return reinterpret_cast<T*>(dlsym(RTLD_DEFAULT, in_convention.c_str()));
+// `name`'s handler in the convention C.
+template <class T, class C>
+T* handler(const char* name) {
+  return reinterpret_cast<T*>(C::handler(name));
 }
 
 }  // namespace
 
-template <class I>
-void call_xerbla(const char* srname, I info) {
-  static XerblaFn<I>* const handler = global_symbol<XerblaFn<I>, I>("xerbla_");
-  if (handler) {
-    handler(srname, &info, std::strlen(srname));
+template <class C>
+void call_xerbla(const char* srname, Int<C> info) {
+  static XerblaFn<Int<C>>* const xerbla = handler<XerblaFn<Int<C>>, C>("xerbla_");
+  if (xerbla) {
+    xerbla(srname, &info, std::strlen(srname));
     return;
   }
   std::fprintf(stderr, " ** On entry to %s parameter number %2d had an illegal value\n", srname,
                int(info));
 }
 
-template <class I>
-void call_cblas_xerbla(I info, const char* rout, const char* form, int value) {
-  static CblasXerblaFn<I>* const handler = global_symbol<CblasXerblaFn<I>, I>("cblas_xerbla");
-  if (handler) {
-    handler(info, rout, form, value);
+template <class C>
+void call_cblas_xerbla(Int<C> info, const char* rout, const char* form, int value) {
+  static CblasXerblaFn<Int<C>>* const xerbla = handler<CblasXerblaFn<Int<C>>, C>("cblas_xerbla");
+  if (xerbla) {
+    xerbla(info, rout, form, value);
     return;
   }
   std::fprintf(stderr, "Parameter %d to routine %s was incorrect\n", int(info), rout);
   std::fprintf(stderr, form, value);
 }
 
-template <class I>
+template <class C>
 int* cblas_row_major_flag() {
-  static int* const flag = global_symbol<int, I>("RowMajorStrg");
+  static int* const flag = handler<int, C>("RowMajorStrg");
   return flag;
 }
 
-template <class I>
+template <class C>
 int* cblas_call_from_c_flag() {
-  static int* const flag = global_symbol<int, I>("CBLAS_CallFromC");
+  static int* const flag = handler<int, C>("CBLAS_CallFromC");
   return flag;
 }
 
-template <class I>
-void call_lapacke_xerbla(const char* name, I info) {
-  static LapackeXerblaFn<I>* const handler =
-      global_symbol<LapackeXerblaFn<I>, I>("LAPACKE_xerbla");
-  if (handler) {
-    handler(name, info);
+template <class C>
+void call_lapacke_xerbla(const char* name, Int<C> info) {
+  static LapackeXerblaFn<Int<C>>* const xerbla =
+      handler<LapackeXerblaFn<Int<C>>, C>("LAPACKE_xerbla");
+  if (xerbla) {
+    xerbla(name, info);
     return;
   }
   // Reference LAPACKE's messages; on stderr, since Switchyard itself never
@@ -88,9 +78,9 @@ void call_lapacke_xerbla(const char* name, I info) {
   }
 }
 
-template <class I>
+template <class C>
 bool lapacke_nancheck() {
-  static NancheckFn* const get = global_symbol<NancheckFn, I>("LAPACKE_get_nancheck");
+  static NancheckFn* const get = handler<NancheckFn, C>("LAPACKE_get_nancheck");
   if (get) return get() != 0;
   // Reference LAPACKE: on unless LAPACKE_NANCHECK is set to 0.
   static const bool from_env = [] {
@@ -100,17 +90,30 @@ bool lapacke_nancheck() {
   return from_env;
 }
 
-template void call_xerbla<int>(const char*, int);
-template void call_xerbla<std::int64_t>(const char*, std::int64_t);
-template void call_cblas_xerbla<int>(int, const char*, const char*, int);
-template void call_cblas_xerbla<std::int64_t>(std::int64_t, const char*, const char*, int);
-template int* cblas_row_major_flag<int>();
-template int* cblas_row_major_flag<std::int64_t>();
-template int* cblas_call_from_c_flag<int>();
-template int* cblas_call_from_c_flag<std::int64_t>();
-template void call_lapacke_xerbla<int>(const char*, int);
-template void call_lapacke_xerbla<std::int64_t>(const char*, std::int64_t);
-template bool lapacke_nancheck<int>();
-template bool lapacke_nancheck<std::int64_t>();
+// Every convention's handlers.
+template decltype(call_xerbla<Lp64>) call_xerbla<Lp64>;
+template decltype(call_cblas_xerbla<Lp64>) call_cblas_xerbla<Lp64>;
+template decltype(cblas_row_major_flag<Lp64>) cblas_row_major_flag<Lp64>;
+template decltype(cblas_call_from_c_flag<Lp64>) cblas_call_from_c_flag<Lp64>;
+template decltype(call_lapacke_xerbla<Lp64>) call_lapacke_xerbla<Lp64>;
+template decltype(lapacke_nancheck<Lp64>) lapacke_nancheck<Lp64>;
+template decltype(call_xerbla<Ilp64>) call_xerbla<Ilp64>;
+template decltype(call_cblas_xerbla<Ilp64>) call_cblas_xerbla<Ilp64>;
+template decltype(cblas_row_major_flag<Ilp64>) cblas_row_major_flag<Ilp64>;
+template decltype(cblas_call_from_c_flag<Ilp64>) cblas_call_from_c_flag<Ilp64>;
+template decltype(call_lapacke_xerbla<Ilp64>) call_lapacke_xerbla<Ilp64>;
+template decltype(lapacke_nancheck<Ilp64>) lapacke_nancheck<Ilp64>;
+template decltype(call_xerbla<ScipyOpenblas32>) call_xerbla<ScipyOpenblas32>;
+template decltype(call_cblas_xerbla<ScipyOpenblas32>) call_cblas_xerbla<ScipyOpenblas32>;
+template decltype(cblas_row_major_flag<ScipyOpenblas32>) cblas_row_major_flag<ScipyOpenblas32>;
+template decltype(cblas_call_from_c_flag<ScipyOpenblas32>) cblas_call_from_c_flag<ScipyOpenblas32>;
+template decltype(call_lapacke_xerbla<ScipyOpenblas32>) call_lapacke_xerbla<ScipyOpenblas32>;
+template decltype(lapacke_nancheck<ScipyOpenblas32>) lapacke_nancheck<ScipyOpenblas32>;
+template decltype(call_xerbla<ScipyOpenblas64>) call_xerbla<ScipyOpenblas64>;
+template decltype(call_cblas_xerbla<ScipyOpenblas64>) call_cblas_xerbla<ScipyOpenblas64>;
+template decltype(cblas_row_major_flag<ScipyOpenblas64>) cblas_row_major_flag<ScipyOpenblas64>;
+template decltype(cblas_call_from_c_flag<ScipyOpenblas64>) cblas_call_from_c_flag<ScipyOpenblas64>;
+template decltype(call_lapacke_xerbla<ScipyOpenblas64>) call_lapacke_xerbla<ScipyOpenblas64>;
+template decltype(lapacke_nancheck<ScipyOpenblas64>) lapacke_nancheck<ScipyOpenblas64>;
 
 }  // namespace switchyard

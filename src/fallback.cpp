@@ -5,6 +5,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <set>
 #include <vector>
 
 #include "config.hpp"
@@ -68,11 +71,52 @@ void* override_handle() {
   return handle;
 }
 
-// The first loaded library, in load order, that defines `name` and is not Switchyard, found
-// by opening each again: a library the program opened with dlopen(RTLD_LOCAL) is outside
-// the scope RTLD_NEXT searches. Python loads NumPy's and SciPy's bundled OpenBLAS so, and
-// NumPy's wheels up to 1.26 call it by the 64-bit names Switchyard exports (dgemm_64_).
-void* loaded_definition(const std::string& name) {
+// Says once per library why a library that defines a routine is not called.
+void refuse(const char* library, const std::string& why) {
+  static std::mutex mutex;
+  static std::set<std::string> refused;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (refused.insert(library).second) {
+    std::fprintf(stderr, "switchyard: %s is not called: %s\n", library, why.c_str());
+  }
+}
+
+// Whether the library that defines `symbol` takes the integers the names of `source` take, as
+// its width probe (in that same library) says; one without a probe cannot say, and is refused.
+bool width_agrees(void* symbol, const TableSource& source) {
+  if (!source.width_probe) return true;
+  Dl_info where{};
+  if (!dladdr(symbol, &where) || !where.dli_fname) return false;
+  void* handle = dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  void* probe = handle ? dlsym(handle, source.width_probe) : nullptr;
+  if (handle) dlclose(handle);  // still loaded, as in loaded_definition
+  Dl_info probe_where{};
+  if (!probe || !dladdr(probe, &probe_where) || probe_where.dli_fbase != where.dli_fbase) {
+    refuse(where.dli_fname, std::string("it has no ") + source.width_probe +
+                                " to say whether its integers are 32-bit or 64-bit");
+    return false;
+  }
+  const char* config = reinterpret_cast<const char* (*)()>(probe)();
+  const bool ilp64 = config && std::strstr(config, "USE64BITINT");
+  if (ilp64 == source.ilp64) return true;
+  refuse(where.dli_fname, std::string(source.width_probe) + " says \"" + (config ? config : "") +
+                              "\": its integers are " + (ilp64 ? "64" : "32") +
+                              "-bit, the names Switchyard hands on to it take " +
+                              (source.ilp64 ? "64" : "32") + "-bit ones");
+  return false;
+}
+
+// Whether a definition may be called: it is not Switchyard's own, and its library takes the
+// integers its name does.
+bool callable(void* symbol, const TableSource& source) {
+  return symbol && !is_own(symbol) && width_agrees(symbol, source);
+}
+
+// The first loaded library, in load order, that defines `name` callably, found by opening each
+// again: a library the program opened with dlopen(RTLD_LOCAL) is outside the scope RTLD_NEXT
+// searches. Python loads NumPy's and SciPy's bundled OpenBLAS so, and their wheels call it by
+// names Switchyard exports (dgemm_64_ up to NumPy 1.26, scipy_dgemm_64_ and scipy_dgemm_ since).
+void* loaded_definition(const std::string& name, const TableSource& source) {
   std::vector<std::string> paths;
   dl_iterate_phdr(
       [](dl_phdr_info* info, std::size_t, void* data) {
@@ -88,28 +132,44 @@ void* loaded_definition(const std::string& name) {
     if (!handle) continue;
     void* symbol = dlsym(handle, name.c_str());
     dlclose(handle);  // still loaded: RTLD_NOLOAD only counted one more user
-    if (symbol && !is_own(symbol)) return symbol;
+    if (callable(symbol, source)) return symbol;
   }
   return nullptr;
 }
 
-void* resolve(const std::string& plain, const TableSource& source, void* override_lib) {
-  const std::string name = plain + source.suffix;
+// `name`'s definition in the SWITCHYARD_FALLBACK library, the next library or any loaded one;
+// null if none may be called.
+void* find(const std::string& name, const TableSource& source, void* override_lib) {
   if (override_lib) {
     void* s = dlsym(override_lib, name.c_str());
-    if (s && !is_own(s)) return s;
+    if (callable(s, source)) return s;
   }
   void* next = dlsym(RTLD_NEXT, name.c_str());
-  if (next && !is_own(next)) return next;
-  if (void* loaded = loaded_definition(name)) return loaded;
+  if (callable(next, source)) return next;
+  return loaded_definition(name, source);
+}
+
+void* resolve(const std::string& plain, const TableSource& source, void* override_lib) {
+  const std::string name = source.prefix + plain + source.suffix;
+  if (void* found = find(name, source, override_lib)) return found;
   const std::string net_name = plain + source.net_suffix;
   for (std::size_t i = 0; i < source.net_count; ++i) {
     void* handle = dlopen(source.net[i], source.net_flags);
     void* s = handle ? dlsym(handle, net_name.c_str()) : nullptr;
     if (s && !is_own(s)) return s;
   }
-  std::fprintf(stderr, "switchyard: fatal: no BLAS/LAPACK library provides %s; "
-               "set SWITCHYARD_FALLBACK to one that does\n", name.c_str());
+  if (source.width_probe) {
+    std::fprintf(stderr,
+                 "switchyard: fatal: no library that Switchyard may call provides %s "
+                 "with %s-bit integers, and the call cannot run without one; run the program "
+                 "without Switchyard\n",
+                 name.c_str(), source.ilp64 ? "64" : "32");
+  } else {
+    std::fprintf(stderr,
+                 "switchyard: fatal: no BLAS/LAPACK library provides %s; "
+                 "set SWITCHYARD_FALLBACK to one that does\n",
+                 name.c_str());
+  }
   std::abort();
 }
 
@@ -127,6 +187,10 @@ Fn* lookup(const char* plain, const TableSource& source) {
 
 void* resolve_symbol(const char* plain, const TableSource& source) {
   return resolve(plain, source, override_handle());
+}
+
+void* find_symbol(const std::string& name, const TableSource& source) {
+  return find(name, source, override_handle());
 }
 
 template <class I>

@@ -1,8 +1,9 @@
 // The next BLAS/LAPACK: the library that runs every call Switchyard does not
 // take. Under LD_PRELOAD it is the program's own BLAS/LAPACK (whatever comes
-// after Switchyard in the symbol search order); when a program is linked
-// with -lswitchyard it is reference LAPACK/BLAS; SWITCHYARD_FALLBACK names a
-// library that overrides both. A symbol that resolves back into Switchyard is
+// after Switchyard in the symbol search order, or a loaded library that
+// defines it); when a program is linked with -lswitchyard it is reference
+// LAPACK/BLAS, linked with the program or else opened RTLD_LOCAL (the safety
+// net); SWITCHYARD_FALLBACK names a library that overrides both. A symbol that resolves back into Switchyard is
 // never used, so a call can not loop into itself.
 //
 // There are two tables, one for each integer width of the ABI (docs/ilp64.md):
@@ -10,7 +11,9 @@
 // use, and fallback64() with std::int64_t arguments, for the 64-bit entry
 // points. Each library defines both in its own source (library_*.cpp), since
 // the names they are found under differ between libswitchyard.so and
-// libswitchyard64.so.
+// libswitchyard64.so. Two more serve the names of the pip wheels' bundled
+// OpenBLAS (scipy_dgemm_, scipy_dgemm_64_; docs/pip-wheels.md), the same in both
+// libraries (wheel_fallback.cpp).
 #pragma once
 
 #include <cstddef>
@@ -68,16 +71,33 @@ const Fallback& fallback();
 // needs a 64-bit library.
 const Fallback64& fallback64();
 
-// How a library_*.cpp finds one table: each routine's Fortran name ("dgemm_")
-// with `suffix` appended, in the SWITCHYARD_FALLBACK library, then in the next
-// library; failing both, with `net_suffix` appended in the safety-net
-// libraries `net`, opened with `net_flags`.
+// The wheels' bundled OpenBLAS, 32-bit (SciPy's, scipy_dgemm_) and 64-bit (NumPy's,
+// scipy_dgemm_64_): each resolved on the first call of its names, from a library whose
+// integer width is checked; none acceptable is a fatal error.
+const Fallback& wheel_fallback();
+const Fallback64& wheel_fallback64();
+
+// An error handler of a wheel's convention ("xerbla_" as scipy_xerbla_ or scipy_xerbla_64_):
+// the program's own, else the one of the library wheel_fallback() (64) found; null if neither.
+void* wheel_handler(const char* plain, bool ilp64);
+
+// How one table is found: each routine's Fortran name ("dgemm_") with `suffix`
+// appended (and `prefix` prepended), in the SWITCHYARD_FALLBACK library, then in
+// the next library, then in any loaded library; failing all, with `net_suffix`
+// appended in the safety-net libraries `net`, opened with `net_flags`.
+//
+// With a `width_probe` (scipy_openblas_get_config64_), a library is taken only if
+// that function, in the same library, names USE64BITINT exactly when `ilp64`:
+// a library whose integers are not the names' is never called.
 struct TableSource {
   const char* suffix;
   const char* const* net;
   std::size_t net_count;
   const char* net_suffix;
   int net_flags;
+  const char* prefix = "";
+  const char* width_probe = nullptr;
+  bool ilp64 = false;
 };
 
 template <class I>
@@ -85,6 +105,10 @@ FallbackTable<I> resolve_table(const TableSource& source);
 
 // One routine found as resolve_table finds each of its own.
 void* resolve_symbol(const char* plain, const TableSource& source);
+
+// The definition of `name` (in full: "scipy_xerbla_64_") that resolve_table would take,
+// without the safety net; null, not fatal, if there is none.
+void* find_symbol(const std::string& name, const TableSource& source);
 
 // A routine outside the tables, found as fallback64()'s are: libswitchyard.so exports a few
 // 64-bit names only so that other libraries recognise it (isamax_64_), and hands their calls on.

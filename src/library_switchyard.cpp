@@ -9,8 +9,10 @@
 namespace switchyard {
 namespace {
 
-// Reference LAPACK/BLAS, which libswitchyard.so is linked with: they cover a
-// program that loaded its BLAS privately (RTLD_LOCAL).
+// Reference LAPACK/BLAS, in libswitchyard.so's link interface but not among its
+// dependencies: opened here, RTLD_LOCAL, when nothing loaded provides a routine
+// (a preloaded Switchyard in a program whose BLAS is private, or that has none),
+// so that their names never enter the program's global scope.
 constexpr const char* lp64_net[] = {"liblapack.so.3", "libblas.so.3"};
 
 // Debian's 64-bit reference LAPACK/BLAS name their routines plainly (dgemm_

@@ -12,7 +12,8 @@
 namespace switchyard {
 namespace {
 
-// Debian's 64-bit reference LAPACK/BLAS, which libswitchyard64.so is linked with.
+// Debian's 64-bit reference LAPACK/BLAS, in libswitchyard64.so's link interface
+// but, as for libswitchyard.so, opened here (RTLD_LOCAL) rather than depended on.
 constexpr const char* ilp64_net[] = {"liblapack64.so.3", "libblas64.so.3"};
 
 using I64 = std::int64_t;
