@@ -32,16 +32,16 @@ PgeqrfFn<T>* next_pgeqrf(const char* name) {
 }  // namespace
 }  // namespace switchyard::scalapack
 
-SWITCHYARD_EXPORT void psgeqrf_(const int* m, const int* n, float* a, const int* ia,
-                                const int* ja, const int* desca, float* tau, float* work,
-                                const int* lwork, int* info) {
+SWITCHYARD_EXPORT void psgeqrf_(const int* m, const int* n, float* a, const int* ia, const int* ja,
+                                const int* desca, float* tau, float* work, const int* lwork,
+                                int* info) {
   static auto* const next = switchyard::scalapack::next_pgeqrf<float>("psgeqrf_");
   switchyard::scalapack::pgeqrf(*m, *n, a, *ia, *ja, desca, tau, work, *lwork, info, next);
 }
 
-SWITCHYARD_EXPORT void pdgeqrf_(const int* m, const int* n, double* a, const int* ia,
-                                const int* ja, const int* desca, double* tau, double* work,
-                                const int* lwork, int* info) {
+SWITCHYARD_EXPORT void pdgeqrf_(const int* m, const int* n, double* a, const int* ia, const int* ja,
+                                const int* desca, double* tau, double* work, const int* lwork,
+                                int* info) {
   static auto* const next = switchyard::scalapack::next_pgeqrf<double>("pdgeqrf_");
   switchyard::scalapack::pgeqrf(*m, *n, a, *ia, *ja, desca, tau, work, *lwork, info, next);
 }

@@ -25,9 +25,26 @@ std::size_t factor_bytes(int n, std::size_t element_bytes) {
   return 2 * std::size_t(n) * std::size_t(n) * element_bytes;
 }
 
+Layout layout_of(int n, int ia, int ja, const Descriptor& d, const Grid& g) {
+  const Share share = share_of(0, ia, ja, d, g);
+  Layout l;
+  l.n = n;
+  l.ranks = g.nprow * g.npcol;
+  for (int p = 0; p < g.nprow; ++p) l.column_ranks.push_back(p * g.npcol + share.column);
+  l.my_prow = share.in_column ? g.myrow : -1;
+  for (int i = 0; i < n; ++i) l.top.push_back(row_place(i, ia, d, g.nprow));
+  return l;
+}
+
 template <class T>
-DistributedTsqr<T>::DistributedTsqr(Layout layout, int h, T* a, int lda, int threads)
-    : layout_(std::move(layout)), n_(layout_.n), h_(h), a_(a), lda_(lda), threads_(threads) {}
+DistributedTsqr<T>::DistributedTsqr(Layout layout, int h, T* a, int lda, int threads, int leaf_rows)
+    : layout_(std::move(layout)),
+      n_(layout_.n),
+      h_(h),
+      a_(a),
+      lda_(lda),
+      threads_(threads),
+      leaf_rows_(leaf_rows) {}
 
 template <class T>
 int DistributedTsqr<T>::allocate() {
@@ -57,7 +74,8 @@ int DistributedTsqr<T>::allocate() {
     }
     taus_.assign(std::size_t(workers), std::vector<T>(n));
     if (!factors_rows()) return kOk;
-    leaf_rows_ = tsqr::default_block_rows(h_, n_, workers, sizeof(T));
+    leaf_rows_ = leaf_rows_ > 0 ? std::max(leaf_rows_, n_)
+                                : tsqr::default_block_rows(h_, n_, workers, sizeof(T));
     leaves_ = tsqr::split_rows(h_, leaf_rows_).count;
     leaf_t_.resize(std::size_t(leaves_) * square);
     local_.assign(std::size_t(tsqr::padded_lead<T>(leaves_ * n_)) * n, T(0));
@@ -121,8 +139,8 @@ void DistributedTsqr<T>::factor_local() {
     tsqr::copy_matrix(height, n_, copy, lead, rows, lda_);
     tsqr::copy_upper_triangle(n_, copy, lead, local_.data() + Index{leaf} * n_, local_lead);
   });
-  tsqr::factor_block(leaves_ * n_, n_, local_.data(), local_lead, taus_[0].data(),
-                     local_t_.data(), n_, kernel_[0].data());
+  tsqr::factor_block(leaves_ * n_, n_, local_.data(), local_lead, taus_[0].data(), local_t_.data(),
+                     n_, kernel_[0].data());
 }
 
 // R_p, or the raw rows, and W_p: the rows of the local thin Q at this process's first rows of
@@ -143,8 +161,7 @@ void DistributedTsqr<T>::fill_payload() {
   // Slice 0 of the local stack's Q, then leaf 0's top rows times it.
   T* const slice = scratch_.data();
   tsqr::copy_matrix(n_, n_, local_.data(), local_lead, slice, n_);
-  tsqr::multiply_q(n_, n_, slice, n_, local_t_.data(), n_, identity_.data(), n_,
-                   kernel_[0].data());
+  tsqr::multiply_q(n_, n_, slice, n_, local_t_.data(), n_, identity_.data(), n_, kernel_[0].data());
   std::vector<T>& top_q = x_;
   tsqr::copy_matrix(n_, n_, a_, lda_, top_q.data(), n_);
   tsqr::multiply_q(n_, n_, top_q.data(), n_, leaf_t_.data(), n_, slice, n_, kernel_[0].data());
@@ -211,8 +228,8 @@ void DistributedTsqr<T>::write_v() {
     return;
   }
   const int local_lead = tsqr::padded_lead<T>(leaves_ * n_);
-  tsqr::multiply_q(leaves_ * n_, n_, local_.data(), local_lead, local_t_.data(), n_, x_.data(),
-                   n_, kernel_[0].data());
+  tsqr::multiply_q(leaves_ * n_, n_, local_.data(), local_lead, local_t_.data(), n_, x_.data(), n_,
+                   kernel_[0].data());
   const tsqr::RowBlocks leaves = tsqr::split_rows(h_, leaf_rows_);
   tsqr::run_parallel(leaves_, std::min(leaves_, int(kernel_.size())), [&](int worker, int leaf) {
     const int height = leaves.height(leaf);
@@ -220,8 +237,8 @@ void DistributedTsqr<T>::write_v() {
     T* const copy = blocks_[std::size_t(worker)].data();
     T* const rows = a_ + leaves.first(leaf);
     tsqr::copy_matrix(height, n_, rows, lda_, copy, block_lead);
-    tsqr::multiply_q(height, n_, copy, block_lead, leaf_t_.data() + std::size_t(leaf) * n_ * n_,
-                     n_, local_.data() + Index{leaf} * n_, local_lead,
+    tsqr::multiply_q(height, n_, copy, block_lead, leaf_t_.data() + std::size_t(leaf) * n_ * n_, n_,
+                     local_.data() + Index{leaf} * n_, local_lead,
                      kernel_[std::size_t(worker)].data());
     tsqr::copy_matrix(height, n_, copy, block_lead, rows, lda_);
   });

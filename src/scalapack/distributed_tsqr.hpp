@@ -40,12 +40,16 @@ using AllGather = std::function<bool(const void* mine, void* all, std::size_t by
 
 // The processes as the factorization sees them.
 struct Layout {
-  int n = 0;                        // columns of sub(A)
-  int ranks = 0;                    // processes of the communicator
-  std::vector<int> column_ranks;    // the communicator's rank of each process row of the column
-  int my_prow = -1;                 // this process's row if it is in the column, else -1
-  std::vector<RowPlace> top;        // where rows 0 .. n-1 of sub(A) lie
+  int n = 0;                      // columns of sub(A)
+  int ranks = 0;                  // processes of the communicator
+  std::vector<int> column_ranks;  // the communicator's rank of each process row of the column
+  int my_prow = -1;               // this process's row if it is in the column, else -1
+  std::vector<RowPlace> top;      // where rows 0 .. n-1 of sub(A) lie
 };
+
+// The layout of sub(A) = A(IA:IA+M-1, JA:JA+N-1) for this process, on a grid whose
+// communicator ranks the processes row by row (BLACS's).
+Layout layout_of(int n, int ia, int ja, const Descriptor& d, const Grid& g);
 
 // The bytes each process sends in the first all-gather, for n columns of T.
 std::size_t factor_bytes(int n, std::size_t element_bytes);
@@ -55,8 +59,9 @@ enum Status : int { kOk = 0, kOutOfMemory = 1, kCommunicationFailed = 2 };
 template <class T>
 class DistributedTsqr {
  public:
-  // This process's rows of sub(A): h x n at a (lda >= h), in global order.
-  DistributedTsqr(Layout layout, int h, T* a, int lda, int threads);
+  // This process's rows of sub(A): h x n at a (lda >= h), in global order. Its leaves have
+  // leaf_rows rows (at least n), or about a core's cache size where leaf_rows is 0.
+  DistributedTsqr(Layout layout, int h, T* a, int lda, int threads, int leaf_rows = 0);
 
   // Everything that can fail before A is touched; kOk or kOutOfMemory.
   int allocate();
@@ -85,24 +90,24 @@ class DistributedTsqr {
   int leaves_ = 0;
   int leaf_rows_ = 0;
 
-  std::vector<T> leaf_t_;     // each leaf's compact-WY T, n x n
-  std::vector<T> local_;      // the leaves' R factors stacked, then their reduction's slices
-  std::vector<T> local_t_;    // T of that stack, n x n
-  std::vector<T> payload_;    // R_p and W_p, n x n each
-  std::vector<T> gathered_;   // every process's payload
-  std::vector<T> stack_;      // the column's stack of R factors, then its explicit Q
-  std::vector<T> stack_t_;    // n x n
-  std::vector<T> identity_;   // n x n
-  std::vector<T> r_;          // R of sub(A) before the signs, n x n
-  std::vector<T> q1_;         // Q1, then V1 below its diagonal and U on and above it
-  std::vector<T> s_;          // the reconstruction signs
-  std::vector<T> x_;          // G_p inv(U), n x n
-  std::vector<T> scratch_;    // n x n
+  std::vector<T> leaf_t_;    // each leaf's compact-WY T, n x n
+  std::vector<T> local_;     // the leaves' R factors stacked, then their reduction's slices
+  std::vector<T> local_t_;   // T of that stack, n x n
+  std::vector<T> payload_;   // R_p and W_p, n x n each
+  std::vector<T> gathered_;  // every process's payload
+  std::vector<T> stack_;     // the column's stack of R factors, then its explicit Q
+  std::vector<T> stack_t_;   // n x n
+  std::vector<T> identity_;  // n x n
+  std::vector<T> r_;         // R of sub(A) before the signs, n x n
+  std::vector<T> q1_;        // Q1, then V1 below its diagonal and U on and above it
+  std::vector<T> s_;         // the reconstruction signs
+  std::vector<T> x_;         // G_p inv(U), n x n
+  std::vector<T> scratch_;   // n x n
   std::vector<unsigned char> nonzero_;           // this process's V2 columns that are nonzero
   std::vector<unsigned char> gathered_nonzero_;  // every process's
-  std::vector<std::vector<T>> blocks_;  // a padded leaf copy per worker
-  std::vector<std::vector<T>> kernel_;  // the leaf kernels' work per worker
-  std::vector<std::vector<T>> taus_;    // factor_block's tau per worker (T's diagonal repeats it)
+  std::vector<std::vector<T>> blocks_;           // a padded leaf copy per worker
+  std::vector<std::vector<T>> kernel_;           // the leaf kernels' work per worker
+  std::vector<std::vector<T>> taus_;  // factor_block's tau per worker (T's diagonal repeats it)
 };
 
 }  // namespace switchyard::scalapack

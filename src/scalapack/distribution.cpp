@@ -106,7 +106,8 @@ const char* layout_declines(int m, int n, int, int ja, const Descriptor& d, cons
 RowPlace row_place(int i, int ia, const Descriptor& d, int nprow) {
   const int global = ia - 1 + i;  // 0-based
   const int prow = index_owner(global + 1, d.mb, d.rsrc, nprow);
-  return {prow, numroc(global, d.mb, prow, d.rsrc, nprow) - numroc(ia - 1, d.mb, prow, d.rsrc, nprow)};
+  return {prow,
+          numroc(global, d.mb, prow, d.rsrc, nprow) - numroc(ia - 1, d.mb, prow, d.rsrc, nprow)};
 }
 
 Share share_of(int m, int ia, int ja, const Descriptor& d, const Grid& g) {

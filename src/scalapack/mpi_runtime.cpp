@@ -59,8 +59,8 @@ Symbols resolve() {
   s.comm_rank = find<CommRankFn>("MPI_Comm_rank");
   s.comm_size = find<CommRankFn>("MPI_Comm_size");
   s.allgather = find<AllgatherFn>("MPI_Allgather");
-  if (!version || !s.initialized || !s.finalized || !s.comm_f2c || !s.comm_rank ||
-      !s.comm_size || !s.allgather) {
+  if (!version || !s.initialized || !s.finalized || !s.comm_f2c || !s.comm_rank || !s.comm_size ||
+      !s.allgather) {
     s.missing = "the program has no MPI library in its global scope";
     return s;
   }

@@ -32,8 +32,8 @@ Agreement agreement(bool takes, int m, int n, int ia, int ja, const Descriptor& 
 
 bool same_arguments(const Agreement& a, const Agreement& b) {
   return a.m == b.m && a.n == b.n && a.ia == b.ia && a.ja == b.ja && a.dtype == b.dtype &&
-         a.rows == b.rows && a.cols == b.cols && a.mb == b.mb && a.nb == b.nb &&
-         a.rsrc == b.rsrc && a.csrc == b.csrc;
+         a.rows == b.rows && a.cols == b.cols && a.mb == b.mb && a.nb == b.nb && a.rsrc == b.rsrc &&
+         a.csrc == b.csrc;
 }
 
 Decision decision(Backend b, const char* format, const char* detail = "") {
@@ -43,22 +43,13 @@ Decision decision(Backend b, const char* format, const char* detail = "") {
   return d;
 }
 
-Layout layout_of(int n, int ia, const Descriptor& d, const Grid& g, const Share& share) {
-  Layout l;
-  l.n = n;
-  l.ranks = g.nprow * g.npcol;
-  for (int p = 0; p < g.nprow; ++p) l.column_ranks.push_back(p * g.npcol + share.column);
-  l.my_prow = share.in_column ? g.myrow : -1;
-  for (int i = 0; i < n; ++i) l.top.push_back(row_place(i, ia, d, g.nprow));
-  return l;
-}
-
 // Why this process would not take the call, or null.
 template <class T>
 const char* local_verdict(bool forced, int m, int n, int ia, int ja, const Descriptor& d,
                           const Grid& g, int lwork) {
   if (lwork == -1) return "workspace query";
-  if (check_arguments(m, n, ia, ja, d, g) != 0) return "an argument is invalid: ScaLAPACK reports it";
+  if (check_arguments(m, n, ia, ja, d, g) != 0)
+    return "an argument is invalid: ScaLAPACK reports it";
   if (lwork < minimum_lwork(m, n, ia, ja, d, g)) return "LWORK < LWMIN: ScaLAPACK reports it";
   if (const char* why = layout_declines(m, n, ia, ja, d, g)) return why;
   if (!forced) {
@@ -77,13 +68,14 @@ const char* local_verdict(bool forced, int m, int n, int ia, int ja, const Descr
 // Decides with the other processes; on success the factorization is allocated and ready.
 template <class T>
 Decision agree(bool forced, int m, int n, T* a, int ia, int ja, const Descriptor& d, int lwork,
-               const Grid& g, const GridCommunicator& comm, std::optional<DistributedTsqr<T>>& run) {
+               const Grid& g, const GridCommunicator& comm,
+               std::optional<DistributedTsqr<T>>& run) {
   const char* why_not = local_verdict<T>(forced, m, n, ia, ja, d, g, lwork);
   if (!why_not) {
     const Share share = share_of(m, ia, ja, d, g);
-    run.emplace(layout_of(n, ia, d, g, share), share.in_column ? share.rows : 0,
-                     a + share.first_row + std::ptrdiff_t{share.first_col} * d.lld, d.lld,
-                     rank_threads());
+    run.emplace(layout_of(n, ia, ja, d, g), share.in_column ? share.rows : 0,
+                a + share.first_row + std::ptrdiff_t{share.first_col} * d.lld, d.lld,
+                rank_threads());
     if (run->allocate() != kOk) why_not = "out of memory";
   }
   const Agreement mine = agreement(!why_not, m, n, ia, ja, d);
@@ -150,7 +142,7 @@ void pgeqrf(int m, int n, T* a, int ia, int ja, const int* desca, T* tau, T* wor
 
 template void pgeqrf<float>(int, int, float*, int, int, const int*, float*, float*, int, int*,
                             PgeqrfFn<float>*);
-template void pgeqrf<double>(int, int, double*, int, int, const int*, double*, double*, int,
-                             int*, PgeqrfFn<double>*);
+template void pgeqrf<double>(int, int, double*, int, int, const int*, double*, double*, int, int*,
+                             PgeqrfFn<double>*);
 
 }  // namespace switchyard::scalapack
