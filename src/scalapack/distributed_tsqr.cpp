@@ -19,6 +19,15 @@ bool any_nonzero(const T* x, int count) {
   return std::any_of(x, x + count, [](T value) { return value != T(0); });
 }
 
+// The padded leaf copies, one per worker, outlive the call on the thread that made it:
+// allocated anew on every call, their pages were faulted in again each time, which took as long
+// as factoring an 8192 x 4 share itself.
+template <class T>
+std::vector<std::vector<T>>& kept_blocks() {
+  thread_local std::vector<std::vector<T>> blocks;
+  return blocks;
+}
+
 }  // namespace
 
 std::size_t factor_bytes(int n, std::size_t element_bytes) {
@@ -81,8 +90,12 @@ int DistributedTsqr<T>::allocate() {
     local_.assign(std::size_t(tsqr::padded_lead<T>(leaves_ * n_)) * n, T(0));
     local_t_.resize(square);
     const int max_height = tsqr::split_rows(h_, leaf_rows_).max_height();
-    blocks_.assign(std::size_t(workers),
-                   std::vector<T>(std::size_t(tsqr::padded_lead<T>(max_height)) * n));
+    const std::size_t block = std::size_t(tsqr::padded_lead<T>(max_height)) * n;
+    blocks_ = &kept_blocks<T>();
+    if (blocks_->size() < std::size_t(workers)) blocks_->resize(std::size_t(workers));
+    for (std::vector<T>& copy : *blocks_) {
+      if (copy.size() < block) copy.resize(block);
+    }
   } catch (const std::bad_alloc&) {
     return kOutOfMemory;
   } catch (const std::length_error&) {
@@ -130,7 +143,7 @@ void DistributedTsqr<T>::factor_local() {
   tsqr::run_parallel(leaves_, std::min(leaves_, int(kernel_.size())), [&](int worker, int leaf) {
     const int height = leaves.height(leaf);
     const int lead = tsqr::padded_lead<T>(height);
-    T* const copy = blocks_[std::size_t(worker)].data();
+    T* const copy = (*blocks_)[std::size_t(worker)].data();
     T* const rows = a_ + leaves.first(leaf);
     tsqr::copy_matrix(height, n_, rows, lda_, copy, lead);
     tsqr::factor_block(height, n_, copy, lead, taus_[std::size_t(worker)].data(),
@@ -234,7 +247,7 @@ void DistributedTsqr<T>::write_v() {
   tsqr::run_parallel(leaves_, std::min(leaves_, int(kernel_.size())), [&](int worker, int leaf) {
     const int height = leaves.height(leaf);
     const int block_lead = tsqr::padded_lead<T>(height);
-    T* const copy = blocks_[std::size_t(worker)].data();
+    T* const copy = (*blocks_)[std::size_t(worker)].data();
     T* const rows = a_ + leaves.first(leaf);
     tsqr::copy_matrix(height, n_, rows, lda_, copy, block_lead);
     tsqr::multiply_q(height, n_, copy, block_lead, leaf_t_.data() + std::size_t(leaf) * n_ * n_, n_,

@@ -105,7 +105,7 @@ class DistributedTsqr {
   std::vector<T> scratch_;   // n x n
   std::vector<unsigned char> nonzero_;           // this process's V2 columns that are nonzero
   std::vector<unsigned char> gathered_nonzero_;  // every process's
-  std::vector<std::vector<T>> blocks_;           // a padded leaf copy per worker
+  std::vector<std::vector<T>>* blocks_ = nullptr;  // a padded leaf copy per worker (kept)
   std::vector<std::vector<T>> kernel_;           // the leaf kernels' work per worker
   std::vector<std::vector<T>> taus_;  // factor_block's tau per worker (T's diagonal repeats it)
 };

@@ -19,6 +19,11 @@ namespace {
 template <class T>
 constexpr Routine routine = sizeof(T) == 8 ? Routine::pdgeqrf : Routine::psgeqrf;
 
+// The widest sub(A) the default routing gives the TSQR: on 2 ranks of the 2-core build machine
+// it beat ScaLAPACK (on reference BLAS) up to 2^15 x 512, 2.0x there, and tied at 2^14 x 1024,
+// where each rank factors the stack of R factors, 5 P N^3 flops, alone (docs/scalapack.md).
+constexpr int kWidestByDefault = 512;
+
 // What every process sends to agree: its verdict and the arguments that must be the same on
 // all of them (ScaLAPACK's PCHK1MAT compares these too).
 struct Agreement {
@@ -58,6 +63,7 @@ const char* local_verdict(bool forced, int m, int n, int ia, int ja, const Descr
     if (double(m) < t.tsqr_min_aspect * double(n)) {
       return "not tall-skinny: M/N < SWITCHYARD_TSQR_MIN_ASPECT";
     }
+    if (n > kWidestByDefault) return "N > 512: not measured to beat ScaLAPACK";
   }
   if (factor_bytes(n, sizeof(T)) * std::size_t(g.nprow * g.npcol) > std::size_t(INT32_MAX)) {
     return "N too large for one all-gather";
