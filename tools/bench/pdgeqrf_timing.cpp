@@ -90,7 +90,7 @@ bool time_shape(int context, int rank, int processes, Shape shape, int repeat) {
       for (int i = 0; i <= j; ++i) sum += a[i + std::size_t(j) * lld] * a[i + std::size_t(j) * lld];
       check = std::max(check, std::fabs(std::sqrt(sum / norms[j]) - 1));
     }
-    std::printf("pdgeqrf 2^%d x %d  %d x 1 grid  MB %d  best of %d: %.4f s  check %.1e\n",
+    std::printf("pdgeqrf 2^%d x %d  %d x 1 grid  MB %d  best of %d: %.3e s  check %.1e\n",
                 shape.log2_rows, n, processes, mb, repeat, best, check);
   }
   return true;
