@@ -53,8 +53,9 @@ template <class T>
 const char* local_verdict(bool forced, int m, int n, int ia, int ja, const Descriptor& d,
                           const Grid& g, int lwork) {
   if (lwork == -1) return "workspace query";
-  if (check_arguments(m, n, ia, ja, d, g) != 0)
+  if (check_arguments(m, n, ia, ja, d, g) != 0) {
     return "an argument is invalid: ScaLAPACK reports it";
+  }
   if (lwork < minimum_lwork(m, n, ia, ja, d, g)) return "LWORK < LWMIN: ScaLAPACK reports it";
   if (const char* why = layout_declines(m, n, ia, ja, d, g)) return why;
   if (!forced) {
