@@ -53,23 +53,27 @@ Symbols resolve() {
     return s;
   }
   auto* version = find<LibraryVersionFn>("MPI_Get_library_version");
-  s.initialized = find<InitializedFn>("MPI_Initialized");
-  s.finalized = find<InitializedFn>("MPI_Finalized");
-  s.comm_f2c = find<CommF2cFn>("MPI_Comm_f2c");
-  s.comm_rank = find<CommRankFn>("MPI_Comm_rank");
-  s.comm_size = find<CommRankFn>("MPI_Comm_size");
-  s.allgather = find<AllgatherFn>("MPI_Allgather");
-  if (!version || !s.initialized || !s.finalized || !s.comm_f2c || !s.comm_rank || !s.comm_size ||
-      !s.allgather) {
+  if (!version) {
     s.missing = "the program has no MPI library in its global scope";
     return s;
   }
   // MPI_Get_library_version may be called before MPI_Init.
   static char text[kVersionBytes];
   int length = 0;
-  s.byte = dlsym(RTLD_DEFAULT, "ompi_mpi_byte");
-  if (version(text, &length) != kSuccess || std::strncmp(text, "Open MPI", 8) != 0 || !s.byte) {
+  if (version(text, &length) != kSuccess || std::strncmp(text, "Open MPI", 8) != 0) {
     s.missing = "the program's MPI is not Open MPI, the one MPI whose C ABI Switchyard knows";
+    return s;
+  }
+  s.initialized = find<InitializedFn>("MPI_Initialized");
+  s.finalized = find<InitializedFn>("MPI_Finalized");
+  s.comm_f2c = find<CommF2cFn>("MPI_Comm_f2c");
+  s.comm_rank = find<CommRankFn>("MPI_Comm_rank");
+  s.comm_size = find<CommRankFn>("MPI_Comm_size");
+  s.allgather = find<AllgatherFn>("MPI_Allgather");
+  s.byte = dlsym(RTLD_DEFAULT, "ompi_mpi_byte");
+  if (!s.initialized || !s.finalized || !s.comm_f2c || !s.comm_rank || !s.comm_size ||
+      !s.allgather || !s.byte) {
+    s.missing = "the program's Open MPI lacks a function Switchyard calls";
   }
   return s;
 }
