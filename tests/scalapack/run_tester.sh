@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs one of ScaLAPACK's QR testers (Debian's scalapack-mpi-test: xdqr, xsqr) under mpirun
+# Runs one of ScaLAPACK's testers (Debian's scalapack-mpi-test: xdqr, xsqr, xdls, xsls) under mpirun
 # with libswitchyard.so preloaded, and fails unless it reports every test passed (or skipped,
 # as many as the input makes it skip: grids larger than the run, TZ on M > N) and, from the
 # trace, the routine never declined for want of MPI and, where TAKEN is yes, was taken by the
@@ -13,7 +13,8 @@ command -v mpirun > /dev/null || { echo "SKIP: no mpirun"; exit 77; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp "$input" "$work/QR.dat"
+# The tester reads its input under the name Debian ships it with (QR.dat, LS.dat).
+cp "$input" "$work/$(basename "$input" | sed 's/^.*_//')"
 cd "$work" || exit 1
 # CI runs as root; containers often forbid the cross-memory attach Open MPI's shared-memory
 # transport uses for large messages, and copying through the shared segment instead costs
