@@ -1,7 +1,8 @@
 // Runs pdgeqrf and psgeqrf as the program sees them (Switchyard's, when it is preloaded) and
 // ScaLAPACK's own (looked up in libscalapack-openmpi) on the same distributed matrices, and
 // fails unless they agree: the same INFO and WORK(1), sub(A) and TAU equal to rounding,
-// everything else in the local arrays and TAU bit for bit. The cases cover what the xQR
+// everything else in the local arrays and TAU bit for bit, and the Q that ScaLAPACK's pxORGQR
+// forms from each equal to rounding. The cases cover what the xQR
 // testers do not: IA and JA offsets, sources other than process 0, 2 x 2 grids where JA's
 // column block holds the columns, a grid smaller than the run, a layout the TSQR declines,
 // and too small an LWORK, which ScaLAPACK must report. Run under mpirun on 4 processes.
@@ -25,6 +26,10 @@ void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* 
                const int* csrc, const int* context, const int* lld, int* info);
 void pdgeqrf_(const int* m, const int* n, double* a, const int* ia, const int* ja, const int* desca,
               double* tau, double* work, const int* lwork, int* info);
+void pdorgqr_(const int* m, const int* n, const int* k, double* a, const int* ia, const int* ja,
+              const int* desca, const double* tau, double* work, const int* lwork, int* info);
+void psorgqr_(const int* m, const int* n, const int* k, float* a, const int* ia, const int* ja,
+              const int* desca, const float* tau, float* work, const int* lwork, int* info);
 void psgeqrf_(const int* m, const int* n, float* a, const int* ia, const int* ja, const int* desca,
               float* tau, float* work, const int* lwork, int* info);
 }
@@ -51,6 +56,7 @@ struct Precision<double> {
   static constexpr const char* name = "pdgeqrf";
   static constexpr const char* symbol = "pdgeqrf_";
   static constexpr Pgeqrf<double>* program = pdgeqrf_;
+  static constexpr auto orgqr = pdorgqr_;
   static constexpr double tolerance = 1e-12;
 };
 template <>
@@ -58,6 +64,7 @@ struct Precision<float> {
   static constexpr const char* name = "psgeqrf";
   static constexpr const char* symbol = "psgeqrf_";
   static constexpr Pgeqrf<float>* program = psgeqrf_;
+  static constexpr auto orgqr = psorgqr_;
   static constexpr float tolerance = 2e-5f;
 };
 
@@ -136,6 +143,24 @@ int run_case(const Case& c, int rank) {
             ? tau_a[k] != T(-7)
             : std::fabs(double(tau_a[k]) - double(tau_b[k])) > double(Precision<T>::tolerance)) {
       fail("TAU", double(tau_a[k]), double(tau_b[k]));
+    }
+  }
+  // ScaLAPACK's pxORGQR must form the same Q from either factorization.
+  if (info_a == 0 && info_b == 0) {
+    T size = 0;
+    Precision<T>::orgqr(&c.m, &c.n, &c.n, a.data(), &c.ia, &c.ja, desc, tau_a.data(), &size,
+                        &minus_one, &info);
+    const int q_lwork = int(size);
+    std::vector<T> q_work(std::size_t(std::max(1, q_lwork)));
+    Precision<T>::orgqr(&c.m, &c.n, &c.n, a.data(), &c.ia, &c.ja, desc, tau_a.data(), q_work.data(),
+                        &q_lwork, &info_a);
+    Precision<T>::orgqr(&c.m, &c.n, &c.n, b.data(), &c.ia, &c.ja, desc, tau_b.data(), q_work.data(),
+                        &q_lwork, &info_b);
+    if (info_a != 0 || info_b != 0) fail("pxORGQR's INFO", info_a, info_b);
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      if (in_sub[k] && std::fabs(double(a[k]) - double(b[k])) > double(Precision<T>::tolerance)) {
+        fail("Q", double(a[k]), double(b[k]));
+      }
     }
   }
   blacs_gridexit_(&context);
