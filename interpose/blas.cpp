@@ -12,16 +12,25 @@
 namespace switchyard {
 namespace {
 
-template <class T> struct GemmTraits;
-template <> struct GemmTraits<float> {
+template <class T>
+struct GemmTraits;
+template <>
+struct GemmTraits<float> {
   static constexpr Routine routine = Routine::sgemm;
   static constexpr const char* srname = "SGEMM ";
-  template <class C> static GemmFn<float, Int<C>>* next() { return C::next().sgemm; }
+  template <class C>
+  static GemmFn<float, Int<C>>* next() {
+    return C::next().sgemm;
+  }
 };
-template <> struct GemmTraits<double> {
+template <>
+struct GemmTraits<double> {
   static constexpr Routine routine = Routine::dgemm;
   static constexpr const char* srname = "DGEMM ";
-  template <class C> static GemmFn<double, Int<C>>* next() { return C::next().dgemm; }
+  template <class C>
+  static GemmFn<double, Int<C>>* next() {
+    return C::next().dgemm;
+  }
 };
 
 // Reference quick returns, left to the fallback: nothing to do when C is
@@ -59,10 +68,10 @@ void gemm(char transa, char transb, Int<C> m, Int<C> n, Int<C> k, T alpha, const
       run_next_gemm<C, T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     });
   }
-  const GemmCall<T> call{ta, tb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb),
-                         beta, c, int(ldc)};
-  dispatch(GemmTraits<T>::routine, shape, gemm_quick_return(call.m, call.n, call.k, alpha), call,
-           [](const GemmCall<T>& g) {
+  const GemmCall<T> call{ta,       tb, int(m),   int(n), int(k), alpha,   a,
+                         int(lda), b,  int(ldb), beta,   c,      int(ldc)};
+  dispatch(GemmTraits<T>::routine, shape, gemm_quick_return(call.m, call.n, call.k, alpha),
+           C::figures(), call, [](const GemmCall<T>& g) {
              run_next_gemm<C, T>(g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb,
                                  g.beta, g.c, g.ldc);
            });

@@ -12,16 +12,25 @@
 namespace switchyard {
 namespace {
 
-template <class T> struct SyrkTraits;
-template <> struct SyrkTraits<float> {
+template <class T>
+struct SyrkTraits;
+template <>
+struct SyrkTraits<float> {
   static constexpr Routine routine = Routine::ssyrk;
   static constexpr const char* srname = "SSYRK ";
-  template <class C> static SyrkFn<float, Int<C>>* next() { return C::next().ssyrk; }
+  template <class C>
+  static SyrkFn<float, Int<C>>* next() {
+    return C::next().ssyrk;
+  }
 };
-template <> struct SyrkTraits<double> {
+template <>
+struct SyrkTraits<double> {
   static constexpr Routine routine = Routine::dsyrk;
   static constexpr const char* srname = "DSYRK ";
-  template <class C> static SyrkFn<double, Int<C>>* next() { return C::next().dsyrk; }
+  template <class C>
+  static SyrkFn<double, Int<C>>* next() {
+    return C::next().dsyrk;
+  }
 };
 
 // Reference quick returns, left to the fallback: nothing to do when C is empty or is to stay
@@ -59,8 +68,8 @@ void syrk(char uplo, char trans, Int<C> n, Int<C> k, T alpha, const T* a, Int<C>
                         [&] { run_next_syrk<C, T>(u, t, n, k, alpha, a, lda, beta, c, ldc); });
   }
   const SyrkCall<T> call{u, t, int(n), int(k), alpha, a, int(lda), beta, c, int(ldc)};
-  dispatch(SyrkTraits<T>::routine, shape, syrk_quick_return(call.n, call.k, alpha, beta), call,
-           [](const SyrkCall<T>& s) {
+  dispatch(SyrkTraits<T>::routine, shape, syrk_quick_return(call.n, call.k, alpha, beta),
+           C::figures(), call, [](const SyrkCall<T>& s) {
              run_next_syrk<C, T>(s.uplo, s.trans, s.n, s.k, s.alpha, s.a, s.lda, s.beta, s.c,
                                  s.ldc);
            });

@@ -12,6 +12,7 @@
 #include <string>
 #include <type_traits>
 
+#include "calibration.hpp"
 #include "fallback.hpp"
 #include "routine.hpp"
 #include "trace.hpp"
@@ -22,6 +23,8 @@ namespace switchyard {
 struct Lp64 {
   using Int = int;
   static const Fallback& next() { return fallback(); }
+  // The figures the router weighs its calls by (calibration.hpp).
+  static const Calibration& figures() { return calibration(); }
   // What each call makes sure of first: nothing here, the fallback is found when needed.
   static void check_library() {}
   // The program's own handler, else its BLAS/LAPACK's: xerbla_.
@@ -33,6 +36,8 @@ struct Lp64 {
 struct Ilp64 {
   using Int = std::int64_t;
   static const Fallback64& next() { return fallback64(); }
+  // Debian's 64-bit libraries are the 32-bit ones built again: weighed as those.
+  static const Calibration& figures() { return calibration(); }
   static void check_library() {}
   static void* handler(const char* plain) {
     return dlsym(RTLD_DEFAULT, (std::string(plain) + ilp64_suffix).c_str());
@@ -45,6 +50,8 @@ struct Ilp64 {
 struct ScipyOpenblas32 {
   using Int = int;
   static const Fallback& next() { return wheel_fallback(); }
+  // Weighed by that OpenBLAS's figures, not by the reference-named fallback's.
+  static const Calibration& figures() { return calibration_of(next().lapack_origin); }
   // Before a call is checked or routed: a library of the other width means that the callers'
   // integers are not what the names say, and nothing may run (docs/pip-wheels.md).
   static void check_library() { wheel_fallback(); }
@@ -56,6 +63,7 @@ struct ScipyOpenblas32 {
 struct ScipyOpenblas64 {
   using Int = std::int64_t;
   static const Fallback64& next() { return wheel_fallback64(); }
+  static const Calibration& figures() { return calibration_of(next().lapack_origin); }
   static void check_library() { wheel_fallback64(); }
   static void* handler(const char* plain) { return wheel_handler(plain, true); }
 };

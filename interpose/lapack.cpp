@@ -12,16 +12,25 @@
 namespace switchyard {
 namespace {
 
-template <class T> struct GeqrfTraits;
-template <> struct GeqrfTraits<float> {
+template <class T>
+struct GeqrfTraits;
+template <>
+struct GeqrfTraits<float> {
   static constexpr Routine routine = Routine::sgeqrf;
   static constexpr const char* srname = "SGEQRF";
-  template <class C> static GeqrfFn<float, Int<C>>* next() { return C::next().sgeqrf; }
+  template <class C>
+  static GeqrfFn<float, Int<C>>* next() {
+    return C::next().sgeqrf;
+  }
 };
-template <> struct GeqrfTraits<double> {
+template <>
+struct GeqrfTraits<double> {
   static constexpr Routine routine = Routine::dgeqrf;
   static constexpr const char* srname = "DGEQRF";
-  template <class C> static GeqrfFn<double, Int<C>>* next() { return C::next().dgeqrf; }
+  template <class C>
+  static GeqrfFn<double, Int<C>>* next() {
+    return C::next().dgeqrf;
+  }
 };
 
 // Workspace queries and empty matrices are answered by the fallback, so the
@@ -57,8 +66,8 @@ void geqrf(Int<C> m, Int<C> n, T* a, Int<C> lda, T* tau, T* work, Int<C> lwork, 
   // The routes write INFO as an int; it is 0 or a parameter number, which fits any width.
   int checked_info = 0;
   const GeqrfCall<T> call{int(m), int(n), a, int(lda), tau, work, int(lwork), &checked_info};
-  dispatch(GeqrfTraits<T>::routine, shape, geqrf_quick_return(call.m, call.n, call.lwork), call,
-           [](const GeqrfCall<T>& g) {
+  dispatch(GeqrfTraits<T>::routine, shape, geqrf_quick_return(call.m, call.n, call.lwork),
+           C::figures(), call, [](const GeqrfCall<T>& g) {
              Int<C> next_info = 0;
              run_next_geqrf<C, T>(g.m, g.n, g.a, g.lda, g.tau, g.work, g.lwork, &next_info);
              *g.info = int(next_info);

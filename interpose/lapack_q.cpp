@@ -13,18 +13,33 @@
 namespace switchyard {
 namespace {
 
-template <class T> struct QTraits;
-template <> struct QTraits<float> {
+template <class T>
+struct QTraits;
+template <>
+struct QTraits<float> {
   static constexpr Routine orgqr = Routine::sorgqr, ormqr = Routine::sormqr;
   static constexpr const char *orgqr_name = "SORGQR", *ormqr_name = "SORMQR";
-  template <class C> static OrgqrFn<float, Int<C>>* next_orgqr() { return C::next().sorgqr; }
-  template <class C> static OrmqrFn<float, Int<C>>* next_ormqr() { return C::next().sormqr; }
+  template <class C>
+  static OrgqrFn<float, Int<C>>* next_orgqr() {
+    return C::next().sorgqr;
+  }
+  template <class C>
+  static OrmqrFn<float, Int<C>>* next_ormqr() {
+    return C::next().sormqr;
+  }
 };
-template <> struct QTraits<double> {
+template <>
+struct QTraits<double> {
   static constexpr Routine orgqr = Routine::dorgqr, ormqr = Routine::dormqr;
   static constexpr const char *orgqr_name = "DORGQR", *ormqr_name = "DORMQR";
-  template <class C> static OrgqrFn<double, Int<C>>* next_orgqr() { return C::next().dorgqr; }
-  template <class C> static OrmqrFn<double, Int<C>>* next_ormqr() { return C::next().dormqr; }
+  template <class C>
+  static OrgqrFn<double, Int<C>>* next_orgqr() {
+    return C::next().dorgqr;
+  }
+  template <class C>
+  static OrmqrFn<double, Int<C>>* next_ormqr() {
+    return C::next().dormqr;
+  }
 };
 
 // As for xGEQRF, workspace queries and quick returns are the fallback's, so WORK(1) is what
@@ -73,9 +88,9 @@ void orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work
   }
   // The routes write INFO as an int; it is 0 or a parameter number, which fits any width.
   int checked_info = 0;
-  const OrgqrCall<T> call{int(m), int(n), int(k), a, int(lda), tau, work, int(lwork),
-                          &checked_info};
-  dispatch(QTraits<T>::orgqr, shape, orgqr_quick_return(call.n, call.lwork), call,
+  const OrgqrCall<T> call{int(m), int(n),     int(k),       a, int(lda), tau,
+                          work,   int(lwork), &checked_info};
+  dispatch(QTraits<T>::orgqr, shape, orgqr_quick_return(call.n, call.lwork), C::figures(), call,
            [](const OrgqrCall<T>& g) {
              Int<C> next_info = 0;
              run_next_orgqr<C, T>(g.m, g.n, g.k, g.a, g.lda, g.tau, g.work, g.lwork, &next_info);
@@ -102,10 +117,10 @@ void ormqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T* a, Int<
     });
   }
   int checked_info = 0;  // as for xORGQR
-  const OrmqrCall<T> call{s, t, int(m), int(n), int(k), a, int(lda), tau, c, int(ldc), work,
-                          int(lwork), &checked_info};
-  dispatch(QTraits<T>::ormqr, shape, ormqr_quick_return(call.m, call.n, call.k, call.lwork), call,
-           [](const OrmqrCall<T>& g) {
+  const OrmqrCall<T> call{s, t,        int(m), int(n),     int(k),       a, int(lda), tau,
+                          c, int(ldc), work,   int(lwork), &checked_info};
+  dispatch(QTraits<T>::ormqr, shape, ormqr_quick_return(call.m, call.n, call.k, call.lwork),
+           C::figures(), call, [](const OrmqrCall<T>& g) {
              Int<C> next_info = 0;
              run_next_ormqr<C, T>(g.side, g.trans, g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc,
                                   g.work, g.lwork, &next_info);

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -20,6 +23,7 @@ namespace switchyard {
 namespace {
 
 using shipped::kOpenBlas16;
+using shipped::kOpenBlasSmallHost;
 using shipped::kReference;
 using shipped::kReferenceSmallHost;
 using shipped::kShippedThreads;
@@ -96,13 +100,14 @@ std::uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
-// The fallback's LAPACK as a file, symbolic links resolved: Debian's
-// liblapack.so.3 is a link to whichever implementation is selected.
-std::string fallback_library() {
-  const std::string& origin = fallback().lapack_origin;
+// A library as a file, symbolic links resolved: Debian's liblapack.so.3 is a link to whichever
+// implementation is selected.
+std::string resolved_path(const std::string& origin) {
   char resolved[PATH_MAX];
   return realpath(origin.c_str(), resolved) ? std::string(resolved) : origin;
 }
+
+std::string fallback_library() { return resolved_path(fallback().lapack_origin); }
 
 // The fallback's rate for a call whose narrow side (a gemm's smallest dimension, syrk's n, a
 // QR's columns or reflectors) is `width`, from the rates r0 and r1 measured at widths w0 < w1:
@@ -141,63 +146,64 @@ double qr_rate_at(const double (&rates)[kQrSizeCount][kQrWidthCount][2], int pre
   return large * std::pow(elements / e1, std::clamp(exponent, -0.5, 0.0));
 }
 
-// The fallback's shipped figures for a library and thread count (the CPU TSQR's are set after).
-Calibration shipped_fallback(const std::string& library, int threads) {
-  switch (kind_of(library)) {
-    case Kind::reference:
-      if (threads == kSmallHostThreads) {
-        return {kReferenceSmallHost, true, false,
-                "shipped: reference BLAS/LAPACK, 2 threads, on a 2-core host"};
-      }
-      return {kReference, true, false, "shipped: reference BLAS/LAPACK on the H200 host"};
-    case Kind::openblas:
-      if (threads == kShippedThreads) {
-        return {kOpenBlas16, true, false, "shipped: OpenBLAS, 16 threads, on the H200 host"};
-      }
-      return {scaled(kOpenBlas16, double(threads) / kShippedThreads), false, false,
-              "shipped OpenBLAS figures scaled to " + std::to_string(threads) +
-                  " threads (uncalibrated)"};
-    case Kind::other:
-      break;
-  }
-  return {scaled(kOpenBlas16, std::max(1.0, double(threads) / kShippedThreads)), false, false,
-          "no figures for this library (uncalibrated): OpenBLAS's, scaled to " +
-              std::to_string(threads) + " threads"};
-}
-
-// The CPU TSQR's shipped rates on `threads` threads: the host's measured with as many, else the
-// power law in the thread count through the two hosts' (its exponent kept within [0, 1], also
-// past either end), uncertain. The CPU TSQR's rate grows less than in proportion to its threads
-// once it is bound by memory: at 2^20 x 32 in double it ran at 55 GFLOP/s with 16 threads on the
-// H200 host and at 23 with 2 on the 2-core host.
-CpuRouteRates shipped_cpu_tsqr(int threads, bool& certain) {
-  const CpuRouteRates& small = kReferenceSmallHost.cpu_tsqr;
-  const CpuRouteRates& large = kOpenBlas16.cpu_tsqr;
-  certain = threads == kSmallHostThreads || threads == kShippedThreads;
-  if (threads == kSmallHostThreads) return small;
-  CpuRouteRates r = large;
-  if (threads == kShippedThreads) return r;
-  r.call_s = std::max(small.call_s, large.call_s);
-  r.first_call_s = std::max(small.first_call_s, large.first_call_s);
-  for (int z = 0; z < kQrSizeCount; ++z) {
-    for (int w = 0; w < kQrWidthCount; ++w) {
-      for (int p = 0; p < 2; ++p) {
-        r.geqrf[z][w][p] = rate_at(kSmallHostThreads, small.geqrf[z][w][p], kShippedThreads,
-                                   large.geqrf[z][w][p], threads, 0.0, 1.0);
-      }
+// Every rate of two sets measured on `few` < `many` threads along the power law in the thread
+// count through the two (its exponent kept within [0, 1], also past either end), and the larger
+// of their costs of a call and first call; the start-ups are `many`'s. A BLAS runs a routine's
+// calls faster on more threads, but less than in proportion once they are bound by memory: the
+// CPU TSQR at 2^20 x 32 in double ran at 55 GFLOP/s with 16 threads on the H200 host and at 23
+// with 2 on the 2-core host, where OpenBLAS's dgeqrf at 2^17 x 32 ran at 17 on both.
+HostFigures between(HostFigures few_set, int few, HostFigures many_set, int many, int threads) {
+  const auto from = fields(few_set);
+  const auto to = fields(many_set);
+  for (std::size_t i = 0; i < to.size(); ++i) {
+    const std::string& name = to[i].first;
+    double& value = *to[i].second;
+    if (is_rate(name)) {
+      value = rate_at(few, *from[i].second, many, value, threads, 0.0, 1.0);
+    } else if (name.rfind("cpu_tsqr_", 0) == 0) {
+      value = std::max(value, *from[i].second);
     }
   }
-  return r;
+  return many_set;
 }
 
+// The shipped figures for a fallback library and thread count: a set measured with as many
+// threads, else the sets of the two hosts interpolated (uncertain), and for the reference
+// library, which runs on one thread whatever the count, its rates on the H200 host.
 Calibration shipped_figures(const std::string& library, int threads) {
-  Calibration c = shipped_fallback(library, threads);
-  // A set measured with this fallback and thread count holds the CPU TSQR's figures of that run.
-  if (c.certain && (threads == kSmallHostThreads || threads == kShippedThreads)) {
-    c.cpu_tsqr_certain = true;
-    return c;
+  const Kind kind = kind_of(library);
+  const bool reference = kind == Kind::reference;
+  const HostFigures& few_set = reference ? kReferenceSmallHost : kOpenBlasSmallHost;
+  const HostFigures& many_set = reference ? kReference : kOpenBlas16;
+  const std::string name = reference ? "reference BLAS/LAPACK" : "OpenBLAS";
+  if (kind != Kind::other && threads == kSmallHostThreads) {
+    return {few_set, true, true, "shipped: " + name + ", 2 threads, on a 2-core host"};
   }
-  c.figures.cpu_tsqr = shipped_cpu_tsqr(threads, c.cpu_tsqr_certain);
+  if (kind != Kind::other && threads == kShippedThreads) {
+    return {many_set, true, true, "shipped: " + name + ", 16 threads, on the H200 host"};
+  }
+  Calibration c{between(few_set, kSmallHostThreads, many_set, kShippedThreads, threads), false,
+                false, ""};
+  const std::string at = std::to_string(threads) + " threads";
+  switch (kind) {
+    case Kind::reference:
+      c.figures.rates = kReference.rates;
+      c.certain = true;
+      c.source =
+          "shipped: reference BLAS/LAPACK on the H200 host; the CPU TSQR's figures "
+          "interpolated to " +
+          at + " (uncalibrated)";
+      break;
+    case Kind::openblas:
+      c.source = "shipped OpenBLAS figures interpolated to " + at + " (uncalibrated)";
+      break;
+    case Kind::other:
+      // Taken to be as fast as OpenBLAS on the H200 host at least: a call is sent to a route
+      // only where it would beat that too.
+      c.figures.rates = scaled(kOpenBlas16, std::max(1.0, double(threads) / kShippedThreads)).rates;
+      c.source = "no figures for this library (uncalibrated): OpenBLAS's, scaled to " + at;
+      break;
+  }
   return c;
 }
 
@@ -274,22 +280,33 @@ bool parse_figures(const std::string& text, const std::string& library, int thre
   return true;
 }
 
-const Calibration& calibration() {
-  static const Calibration found = [] {
-    const std::string library = fallback_library();
+const Calibration& calibration_of(const std::string& lapack_origin) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<const Calibration>> found;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<const Calibration>& entry = found[lapack_origin];
+  if (!entry) {
+    const std::string library = resolved_path(lapack_origin);
     const int threads = fallback_threads();
     HostFigures measured;
     if (load_figures(cache_directory(), library, threads, measured)) {
-      return Calibration{measured, true, true, "calibrated: " + calibration_path(library, threads)};
+      entry = std::make_unique<const Calibration>(
+          Calibration{measured, true, true, "calibrated: " + calibration_path(library, threads)});
+    } else {
+      entry = std::make_unique<const Calibration>(shipped_figures(library, threads));
     }
-    return shipped_figures(library, threads);
-  }();
+  }
+  return *entry;
+}
+
+const Calibration& calibration() {
+  static const Calibration& found = calibration_of(fallback().lapack_origin);
   return found;
 }
 
 double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
   const int p = (r == Routine::sgemm || r == Routine::ssyrk || r == Routine::sgeqrf ||
-                 r == Routine::sorgqr || r == Routine::sormqr)
+                 r == Routine::psgeqrf || r == Routine::sorgqr || r == Routine::sormqr)
                     ? 1
                     : 0;
   const double flops = routine_flops(r, s);
@@ -322,6 +339,8 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
       break;
     case Routine::sgeqrf:
     case Routine::dgeqrf:
+    case Routine::psgeqrf:
+    case Routine::pdgeqrf:
       gflops = qr_rate_at(rates.geqrf, p, s.n, double(s.m) * double(s.n));
       break;
     case Routine::sorgqr:

@@ -84,7 +84,10 @@ struct Calibration {
   std::string source;  // for the trace and switchyard info
 };
 
-// This process's figures, found on first use (reading the calibration file).
+// The figures of a fallback whose xGEQRF is in the file `lapack_origin`, found on its first use
+// (reading its calibration file); calibration() is those of the reference-named fallback,
+// fallback() (fallback.hpp), which the 64-bit names' calls are weighed by as well.
+const Calibration& calibration_of(const std::string& lapack_origin);
 const Calibration& calibration();
 
 // The fallback's modelled seconds for one call.

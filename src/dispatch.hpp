@@ -46,18 +46,20 @@ inline Decision fell_back(Backend b, const char* what, const char* why) {
   return d;
 }
 
+// `figures` are those of the library `run_fallback` hands the call to (calibration.hpp).
 template <class Call, class Fallback>
-void dispatch(Routine r, Shape s, const char* quick, const Call& call, Fallback&& run_fallback) {
+void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures, const Call& call,
+              Fallback&& run_fallback) {
   const Implementation<Call>* cpu = Implementations<Call>::cpu;
   const Implementation<Call>* gpu = Implementations<Call>::gpu;
   if (!quick && gpu && gpu->resident) s.on_device = gpu->resident(call);
   CallRecord record(r, s);
   device::start_in_background_once(config().start == StartMode::background);
   const bool weighed = (cpu && cpu->cost) || (gpu && gpu->cost);
-  HostView host = weighed ? current_host_view() : HostView{};
+  HostView host = weighed ? current_host_view(figures) : HostView{};
   host.nested = record.depth() > 0;
-  Decision d = decide(config(), r, s, quick, candidate(cpu), candidate(gpu),
-                      weighed ? &host : nullptr);
+  Decision d =
+      decide(config(), r, s, quick, candidate(cpu), candidate(gpu), weighed ? &host : nullptr);
   if (d.cold) {
     device::forgo(d.cold->family, d.cold->gain_s);
     if (d.cold->start) device::start_in_background(d.cold->family);

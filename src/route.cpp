@@ -50,6 +50,8 @@ bool pays(const Thresholds& t, Routine r, const Shape& s, Decision& why_not) {
     }
     case Routine::sgeqrf:
     case Routine::dgeqrf:
+    case Routine::psgeqrf:
+    case Routine::pdgeqrf:
     case Routine::sorgqr:
     case Routine::dorgqr:
       return tall_skinny(t, s.m, s.n, why_not);
@@ -155,8 +157,7 @@ double startup_to_pay(device::State state, double elapsed, double estimate) {
   return estimate;
 }
 
-HostView current_host_view() {
-  const Calibration& c = calibration();
+HostView current_host_view(const Calibration& c) {
   HostView v;
   v.rates = &c.figures.rates;
   v.certain = c.certain;

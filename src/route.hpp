@@ -89,7 +89,7 @@ struct HostView {
 Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
                 const Candidate& cpu, const Candidate& gpu, const HostView* host = nullptr);
 
-// The HostView of this process now: calibration() and the devices' states.
-HostView current_host_view();
+// The HostView of this process now: a fallback's figures and the devices' states.
+HostView current_host_view(const Calibration& figures);
 
 }  // namespace switchyard

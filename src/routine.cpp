@@ -16,6 +16,8 @@ const char* routine_name(Routine r) {
     case Routine::dorgqr: return "dorgqr";
     case Routine::sormqr: return "sormqr";
     case Routine::dormqr: return "dormqr";
+    case Routine::psgeqrf: return "psgeqrf";
+    case Routine::pdgeqrf: return "pdgeqrf";
   }
   return "?";
 }
@@ -31,7 +33,9 @@ double routine_flops(Routine r, const Shape& s) {
       // One triangle of C = A A^T: k n (n + 1).
       return k * n * (n + 1.0);
     case Routine::sgeqrf:
-    case Routine::dgeqrf: {
+    case Routine::dgeqrf:
+    case Routine::psgeqrf:
+    case Routine::pdgeqrf: {
       // Householder QR of an m x n matrix: 2 n^2 (m - n/3) when m >= n.
       const double big = std::max(m, n), small = std::min(m, n);
       return 2.0 * small * small * (big - small / 3.0);

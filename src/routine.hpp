@@ -6,8 +6,12 @@
 
 namespace switchyard {
 
-enum class Routine { sgemm, dgemm, ssyrk, dsyrk, sgeqrf, dgeqrf, sorgqr, dorgqr, sormqr, dormqr };
-inline constexpr int routine_count = 10;
+// psgeqrf and pdgeqrf are ScaLAPACK's (scalapack/pgeqrf.hpp): routed by their distribution,
+// not by the router's cost model, with the same configuration and trace.
+enum class Routine {
+  sgemm, dgemm, ssyrk, dsyrk, sgeqrf, dgeqrf, sorgqr, dorgqr, sormqr, dormqr, psgeqrf, pdgeqrf
+};
+inline constexpr int routine_count = 12;
 
 // Lower-case LAPACK name ("dgemm").
 const char* routine_name(Routine r);

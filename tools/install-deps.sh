@@ -12,6 +12,8 @@ packages=(
   libblas64-test liblapack64-test            # and their test programs
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd  # OpenCL loader and PoCL on the CPU
   python3-numpy python3-scipy octave r-base-core     # the client tests' programs
+  openmpi-bin scalapack-mpi-test                     # mpirun, ScaLAPACK's xdqr and xsqr
+  libopenmpi-dev libscalapack-openmpi-dev            # pdgeqrf-timing
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,103 @@
+// The row blocks of the CPU TSQR (cpu_tsqr.hpp) and what working on them takes: how A's rows
+// are cut into cache-sized blocks, the padded copies the kernels work on, and the worker
+// threads that take the blocks one at a time. Shared by the one-process TSQR and the local
+// stage of the distributed one (scalapack/distributed_tsqr.hpp).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace switchyard::tsqr {
+
+using Index = std::ptrdiff_t;
+
+// Leaf blocks of about a core's L2 cache size: factor_block sweeps a block once per column,
+// and larger blocks shrink the serial stack factorization.
+constexpr std::size_t kLeafBlockBytes = 1024 * 1024;
+
+// The serial stack factorization costs about 5 p n^3 flops against 5 m n^2 / threads for the
+// parallel passes, a ratio of threads n / rows; blocks of at least this many times threads * n
+// rows keep it below 1/16.
+constexpr int kStackRowsPerThreadColumn = 16;
+
+// Rows [first(i), first(i) + height(i)) form block i; the last block also takes the remainder,
+// so every block has at least `rows` >= n rows.
+struct RowBlocks {
+  int m;
+  int rows;
+  int count;
+
+  Index first(int i) const { return Index{i} * rows; }
+  int height(int i) const { return i + 1 < count ? rows : m - (count - 1) * rows; }
+  int max_height() const { return height(count - 1); }
+};
+
+inline RowBlocks split_rows(int m, int block_rows) {
+  return {m, block_rows, std::max(1, m / block_rows)};
+}
+
+inline int default_block_rows(int m, int n, int threads, std::size_t element_bytes) {
+  const Index cache_rows = Index(kLeafBlockBytes / (element_bytes * std::size_t(n)));
+  const Index stack_rows = Index{kStackRowsPerThreadColumn} * threads * n;
+  const Index rows_per_thread = m / threads;
+  return int(std::max<Index>(n, std::min(std::max(cache_rows, stack_rows), rows_per_thread)));
+}
+
+// Runs task(worker, item) for every item in [0, items) on up to `workers` threads, the caller's
+// included, handing items out one at a time. A thread that cannot be started only costs speed:
+// the running ones take its share, so this cannot fail once A is being overwritten.
+template <class Task>
+void run_parallel(int items, int workers, const Task& task) {
+  std::atomic<int> next{0};
+  const auto work = [&](int worker) {
+    for (int item = next.fetch_add(1); item < items; item = next.fetch_add(1)) task(worker, item);
+  };
+  std::vector<std::thread> pool;
+  try {
+    pool.reserve(std::size_t(workers - 1));
+    for (int worker = 1; worker < workers; ++worker) pool.emplace_back(work, worker);
+  } catch (const std::exception&) {
+    // Carry on with the threads that did start.
+  }
+  work(0);
+  for (std::thread& thread : pool) thread.join();
+}
+
+template <class T>
+void copy_matrix(int m, int n, const T* from, int ld_from, T* to, int ld_to) {
+  for (int j = 0; j < n; ++j) std::copy_n(from + Index{j} * ld_from, m, to + Index{j} * ld_to);
+}
+
+// The kernels work on a copy of a block whose columns lie an odd number of cache lines apart:
+// in A they are lda apart, often a multiple of a large power of two, and would then all map to
+// the same few cache sets, so that a block that fits the cache by size would not stay in it.
+// Copied column by column, A is also read and written in long contiguous runs.
+template <class T>
+int padded_lead(int rows) {
+  constexpr int kLine = int(64 / sizeof(T));
+  return (rows + kLine - 1) / kLine * kLine + kLine;
+}
+
+template <class T>
+void copy_upper_triangle(int n, const T* from, int ld_from, T* to, int ld_to) {
+  for (int j = 0; j < n; ++j) std::copy_n(from + Index{j} * ld_from, j + 1, to + Index{j} * ld_to);
+}
+
+// Scratch for one worker thread.
+template <class T>
+struct Workspace {
+  // A block being worked on, columns padded_lead apart. Left uninitialised: every element read
+  // is first copied in, so its pages are first touched by the worker that uses them, in
+  // parallel, rather than zeroed by the caller, one thread for every worker's buffer (16 MiB
+  // and more on 16 threads, at every call's start).
+  std::unique_ptr<T[]> block;
+  std::vector<T> kernel;  // the cpu_leaf kernels' work
+  std::vector<T> tau;     // factor_block's tau, not needed past T's diagonal, which repeats it
+};
+
+}  // namespace switchyard::tsqr
