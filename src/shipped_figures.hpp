@@ -76,8 +76,8 @@ inline constexpr HostFigures kReferenceSmallHost{
       {{12.4, 24.4}, {23.4, 46.4}, {27.1, 50.5}, {20.1, 54.0}}},
      0.00035,
      0.0011},
-    0.21,
-    0.26};
+    0.23,
+    0.28};
 
 // The same 2-core host with Debian's OpenBLAS 0.3.21 on 2 threads.
 inline constexpr HostFigures kOpenBlasSmallHost{
