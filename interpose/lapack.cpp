@@ -35,7 +35,8 @@ struct GeqrfTraits<double> {
 
 // Workspace queries and empty matrices are answered by the fallback, so the
 // optimal LWORK a program is told is its own library's.
-const char* geqrf_quick_return(int m, int n, int lwork) {
+template <class I>
+const char* geqrf_quick_return(I m, I n, I lwork) {
   if (lwork == -1) return "workspace query";
   if (std::min(m, n) == 0) return "quick return: empty A";
   return nullptr;
@@ -60,8 +61,27 @@ void geqrf(Int<C> m, Int<C> n, T* a, Int<C> lda, T* tau, T* work, Int<C> lwork, 
   }
   const Shape shape{m, n};
   if (!fits_int<C>(m, n, lda, lwork)) {
-    return run_too_wide(GeqrfTraits<T>::routine, shape,
-                        [&] { run_next_geqrf<C, T>(m, n, a, lda, tau, work, lwork, info); });
+    if (!fits_int<C>(n, lwork)) {
+      return run_too_wide(GeqrfTraits<T>::routine, shape,
+                          [&] { run_next_geqrf<C, T>(m, n, a, lda, tau, work, lwork, info); });
+    }
+    // Only the rows (or LDA) pass 2^31: the CPU TSQR may take them.
+    T optimal = 0;
+    Int<C> query_info = 0;
+    const char* quick = geqrf_quick_return(m, n, lwork);
+    if (!quick) run_next_geqrf<C, T>(m, n, a, lda, tau, &optimal, Int<C>(-1), &query_info);
+    int checked_info = 0;
+    const GeqrfWideCall<T> call{std::int64_t(m),   int(n),  a,
+                                std::int64_t(lda), tau,     work,
+                                int(lwork),        optimal, &checked_info};
+    dispatch(GeqrfTraits<T>::routine, shape, quick, C::figures(), call,
+             [](const GeqrfWideCall<T>& g) {
+               Int<C> next_info = 0;
+               run_next_geqrf<C, T>(g.m, g.n, g.a, g.lda, g.tau, g.work, g.lwork, &next_info);
+               *g.info = int(next_info);
+             });
+    *info = checked_info;
+    return;
   }
   // The routes write INFO as an int; it is 0 or a parameter number, which fits any width.
   int checked_info = 0;

@@ -2,6 +2,8 @@
 // receive these; the fallback receives them unchanged.
 #pragma once
 
+#include <cstdint>
+
 namespace switchyard {
 
 template <class T>
@@ -39,6 +41,22 @@ struct GeqrfCall {
   T* tau;
   T* work;
   int lwork;
+  int* info;
+};
+
+// xGEQRF of a 64-bit call whose rows or leading dimension pass 2^31, its other integers within
+// an int: the CPU TSQR takes its rows as they come. WORK(1) is set to what the 64-bit fallback's
+// workspace query answered for the call.
+template <class T>
+struct GeqrfWideCall {
+  std::int64_t m;
+  int n;
+  T* a;
+  std::int64_t lda;
+  T* tau;
+  T* work;
+  int lwork;
+  T optimal_lwork;
   int* info;
 };
 

@@ -87,8 +87,7 @@ SWITCHYARD_INLINE T dot(Index count, const T* x, const T* y) {
 
 // y -= w x
 template <class T>
-SWITCHYARD_INLINE void subtract_multiple(Index count, T w, const T* __restrict x,
-                                         T* __restrict y) {
+SWITCHYARD_INLINE void subtract_multiple(Index count, T w, const T* __restrict x, T* __restrict y) {
   for (Index i = 0; i < count; ++i) y[i] -= w * x[i];
 }
 
@@ -170,13 +169,13 @@ constexpr int kPanel = 8;
 // Partial sums of kPanel dot products, kept as vectors of lanes across chunks of rows and
 // summed once at the end (in a fixed order, as everywhere here).
 template <class T>
-constexpr int kPanelSums = kPanel * kVectorLanes<T>;
+constexpr int kPanelSums = kPanel* kVectorLanes<T>;
 
 // Adds the products columns[i][r] x[r], rows r in [first, last), to the lanes of sum i in
 // `partial` (kPanelSums elements), for i < kPanel.
 template <class T>
-SWITCHYARD_INLINE void add_panel_dots(Index first, Index last, const T* const* columns,
-                                      const T* x, T* partial) {
+SWITCHYARD_INLINE void add_panel_dots(Index first, Index last, const T* const* columns, const T* x,
+                                      T* partial) {
   constexpr int kL = kVectorLanes<T>;
   Vector<T> sums[kPanel], x_part, column_part;
   for (int i = 0; i < kPanel; ++i) load(sums[i], partial + i * kL);
@@ -207,9 +206,8 @@ SWITCHYARD_INLINE void add_panel_sums(const T* partial, T* out) {
 
 // y[r] -= sum of columns[i][r] w[i] over i < kPanel, for the rows r in [first, last).
 template <class T>
-SWITCHYARD_INLINE void subtract_panel_combination(Index first, Index last,
-                                                  const T* const* columns, const T* w,
-                                                  T* __restrict y) {
+SWITCHYARD_INLINE void subtract_panel_combination(Index first, Index last, const T* const* columns,
+                                                  const T* w, T* __restrict y) {
   constexpr int kL = kVectorLanes<T>;
   Index r = first;
   Vector<T> y_part, column_part;
@@ -418,9 +416,9 @@ template <class T>
 SWITCHYARD_INLINE void multiply_q_body(int h, int n, T* a, Index lda, const T* t, Index ldt,
                                        const T* s, Index lds, T* work) {
   constexpr int kRows = kChunkRows<T>;
-  T* const w = work;                     // n x n
-  T* const top = work + Index{n} * n;    // n x n: V1^T S, then the top n rows of the result
-  T* const rows = top + Index{n} * n;    // kRows x n: rows of V below the top
+  T* const w = work;                         // n x n
+  T* const top = work + Index{n} * n;        // n x n: V1^T S, then the top n rows of the result
+  T* const rows = top + Index{n} * n;        // kRows x n: rows of V below the top
   T* const chunk = rows + Index{kRows} * n;  // kRows x n: those rows of the result
   for (int c = 0; c < n; ++c) {
     const T* const s_column = s + c * lds;
@@ -504,13 +502,13 @@ SWITCHYARD_LEAF_CLONES void multiply_q_double(int h, int n, double* a, int lda, 
   multiply_q_body(h, n, a, lda, t, ldt, s, lds, work);
 }
 
-SWITCHYARD_LEAF_CLONES void divide_by_upper_float(int m, int n, const float* u, int ldu, float* b,
-                                                  int ldb, float* work) {
+SWITCHYARD_LEAF_CLONES void divide_by_upper_float(int m, int n, const float* u, Index ldu, float* b,
+                                                  Index ldb, float* work) {
   divide_by_upper_body(m, n, u, ldu, b, ldb, work);
 }
 
-SWITCHYARD_LEAF_CLONES void divide_by_upper_double(int m, int n, const double* u, int ldu,
-                                                   double* b, int ldb, double* work) {
+SWITCHYARD_LEAF_CLONES void divide_by_upper_double(int m, int n, const double* u, Index ldu,
+                                                   double* b, Index ldb, double* work) {
   divide_by_upper_body(m, n, u, ldu, b, ldb, work);
 }
 
@@ -543,21 +541,21 @@ void multiply_q<float>(int h, int n, float* a, int lda, const float* t, int ldt,
 }
 
 template <>
-void multiply_q<double>(int h, int n, double* a, int lda, const double* t, int ldt,
-                        const double* s, int lds, double* work) {
+void multiply_q<double>(int h, int n, double* a, int lda, const double* t, int ldt, const double* s,
+                        int lds, double* work) {
   multiply_q_double(h, n, a, lda, t, ldt, s, lds, work);
 }
 
 int divide_by_upper_work(int n) { return std::max(kChunkRows<float>, kChunkRows<double>) * n; }
 
 template <>
-void divide_by_upper<float>(int m, int n, const float* u, int ldu, float* b, int ldb,
+void divide_by_upper<float>(int m, int n, const float* u, Index ldu, float* b, Index ldb,
                             float* work) {
   divide_by_upper_float(m, n, u, ldu, b, ldb, work);
 }
 
 template <>
-void divide_by_upper<double>(int m, int n, const double* u, int ldu, double* b, int ldb,
+void divide_by_upper<double>(int m, int n, const double* u, Index ldu, double* b, Index ldb,
                              double* work) {
   divide_by_upper_double(m, n, u, ldu, b, ldb, work);
 }

@@ -1,10 +1,12 @@
 #pragma once
 
+#include <cstddef>
+
 // The CPU TSQR's own kernels for one row block (cpu_tsqr.hpp): the Householder factorization
 // of the block, the product of its Q with a small matrix and the division by a triangular
-// one, in place of the fallback's geqrf, orgqr, gemm and trsm. Their inner loops run over contiguous rows
-// of a column and are compiled for several x86-64 levels, the best one chosen at run time.
-// Results depend only on the inputs (and the level chosen), never on thread timing.
+// one, in place of the fallback's geqrf, orgqr, gemm and trsm. Their inner loops run over
+// contiguous rows of a column and are compiled for several x86-64 levels, the best one chosen at
+// run time. Results depend only on the inputs (and the level chosen), never on thread timing.
 
 namespace switchyard::tsqr {
 
@@ -34,6 +36,7 @@ int divide_by_upper_work(int n);
 // B = B inv(U) for m x n B (ldb >= m) and n x n upper triangular U (ldu >= n, its diagonal
 // nonzero): xTRSM('R', 'U', 'N', 'N') with alpha = 1.
 template <class T>
-void divide_by_upper(int m, int n, const T* u, int ldu, T* b, int ldb, T* work);
+void divide_by_upper(int m, int n, const T* u, std::ptrdiff_t ldu, T* b, std::ptrdiff_t ldb,
+                     T* work);
 
 }  // namespace switchyard::tsqr

@@ -61,6 +61,25 @@ bool run(const GeqrfCall<T>& g) {
   return true;
 }
 
+// A 64-bit call whose rows pass 2^31 (calls.hpp): the same TSQR, WORK(1) from the 64-bit
+// fallback's own answer.
+template <class T>
+const char* declines_wide(const GeqrfWideCall<T>& g) {
+  return g.m < g.n ? "TSQR needs m >= n" : nullptr;
+}
+
+template <class T>
+bool run_wide(const GeqrfWideCall<T>& g) {
+  if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, fallback_lapack<T>(), fallback_threads()) !=
+      tsqr::kOk) {
+    return false;
+  }
+  has_run.store(true, std::memory_order_relaxed);
+  g.work[0] = g.optimal_lwork;
+  *g.info = 0;
+  return true;
+}
+
 template <class T>
 double seconds(const Shape& s) {
   return cpu_tsqr_seconds(calibration().figures.cpu_tsqr,
@@ -74,10 +93,16 @@ template <class T>
 const Implementation<GeqrfCall<T>> cpu_tsqr{always_usable, declines<T>, run<T>,
                                             nullptr,       nullptr,     &cost<T>};
 
+template <class T>
+const Implementation<GeqrfWideCall<T>> cpu_tsqr_wide{always_usable, declines_wide<T>, run_wide<T>,
+                                                     nullptr,       nullptr,          &cost<T>};
+
 // Plugging the route in: the router sees it from the first call on.
 [[maybe_unused]] const bool registered = [] {
   Implementations<GeqrfCall<float>>::cpu = &cpu_tsqr<float>;
   Implementations<GeqrfCall<double>>::cpu = &cpu_tsqr<double>;
+  Implementations<GeqrfWideCall<float>>::cpu = &cpu_tsqr_wide<float>;
+  Implementations<GeqrfWideCall<double>>::cpu = &cpu_tsqr_wide<double>;
   return true;
 }();
 

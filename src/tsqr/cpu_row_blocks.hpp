@@ -28,20 +28,21 @@ constexpr int kStackRowsPerThreadColumn = 16;
 // Rows [first(i), first(i) + height(i)) form block i; the last block also takes the remainder,
 // so every block has at least `rows` >= n rows.
 struct RowBlocks {
-  int m;
+  Index m;
   int rows;
   int count;
 
   Index first(int i) const { return Index{i} * rows; }
-  int height(int i) const { return i + 1 < count ? rows : m - (count - 1) * rows; }
+  // The last block's remainder is less than 2 rows' worth of blocks: it fits an int.
+  int height(int i) const { return i + 1 < count ? rows : int(m - first(count - 1)); }
   int max_height() const { return height(count - 1); }
 };
 
-inline RowBlocks split_rows(int m, int block_rows) {
-  return {m, block_rows, std::max(1, m / block_rows)};
+inline RowBlocks split_rows(Index m, int block_rows) {
+  return {m, block_rows, int(std::max<Index>(1, m / block_rows))};
 }
 
-inline int default_block_rows(int m, int n, int threads, std::size_t element_bytes) {
+inline int default_block_rows(Index m, int n, int threads, std::size_t element_bytes) {
   const Index cache_rows = Index(kLeafBlockBytes / (element_bytes * std::size_t(n)));
   const Index stack_rows = Index{kStackRowsPerThreadColumn} * threads * n;
   const Index rows_per_thread = m / threads;
@@ -69,7 +70,7 @@ void run_parallel(int items, int workers, const Task& task) {
 }
 
 template <class T>
-void copy_matrix(int m, int n, const T* from, int ld_from, T* to, int ld_to) {
+void copy_matrix(int m, int n, const T* from, Index ld_from, T* to, Index ld_to) {
   for (int j = 0; j < n; ++j) std::copy_n(from + Index{j} * ld_from, m, to + Index{j} * ld_to);
 }
 
@@ -84,7 +85,7 @@ int padded_lead(int rows) {
 }
 
 template <class T>
-void copy_upper_triangle(int n, const T* from, int ld_from, T* to, int ld_to) {
+void copy_upper_triangle(int n, const T* from, Index ld_from, T* to, Index ld_to) {
   for (int j = 0; j < n; ++j) std::copy_n(from + Index{j} * ld_from, j + 1, to + Index{j} * ld_to);
 }
 

@@ -1,6 +1,7 @@
 #include "cpu_tsqr.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <new>
 #include <stdexcept>
@@ -12,7 +13,7 @@
 namespace switchyard::tsqr {
 namespace {
 
-bool valid_arguments(int m, int n, const void* a, int lda, const void* tau, int threads) {
+bool valid_arguments(Index m, int n, const void* a, Index lda, const void* tau, int threads) {
   return n >= 1 && m >= n && lda >= m && a && tau && threads >= 1;
 }
 
@@ -48,7 +49,7 @@ bool any_nonzero(const T* x, int count) {
 template <class T>
 class Factorization {
  public:
-  Factorization(int n, T* a, int lda, const Lapack<T>& la, RowBlocks blocks, int workers)
+  Factorization(int n, T* a, Index lda, const Lapack<T>& la, RowBlocks blocks, int workers)
       : n_(n), lda_(lda), a_(a), la_(la), blocks_(blocks), workers_(workers) {}
 
   // Everything that can fail happens here, before A is touched.
@@ -66,8 +67,8 @@ class Factorization {
       workspaces_.resize(std::size_t(workers_));
       for (Workspace<T>& workspace : workspaces_) {
         workspace.block.reset(new T[std::size_t(padded_lead<T>(blocks_.max_height())) * n]);
-        workspace.kernel.resize(std::size_t(std::max(
-            {factor_block_work(n_), multiply_q_work(n_), divide_by_upper_work(n_)})));
+        workspace.kernel.resize(std::size_t(
+            std::max({factor_block_work(n_), multiply_q_work(n_), divide_by_upper_work(n_)})));
         workspace.tau.resize(n);
       }
     } catch (const std::bad_alloc&) {
@@ -121,8 +122,8 @@ class Factorization {
     factor_block(stack_rows(), n_, stack_.data(), stack_lead(), workspace.tau.data(),
                  stack_t_.data(), n_, workspace.kernel.data());
     copy_upper_triangle(n_, stack_.data(), stack_lead(), r_.data(), n_);
-    multiply_q(stack_rows(), n_, stack_.data(), stack_lead(), stack_t_.data(), n_,
-               identity_.data(), n_, workspace.kernel.data());
+    multiply_q(stack_rows(), n_, stack_.data(), stack_lead(), stack_t_.data(), n_, identity_.data(),
+               n_, workspace.kernel.data());
   }
 
   // Overwrites the block's reflectors in A with (the block's explicit Q) * (its stack slice).
@@ -204,7 +205,7 @@ class Factorization {
   T* stack_block(int block) { return stack_.data() + std::size_t(block) * n_; }
 
   const int n_;
-  const int lda_;
+  const Index lda_;
   T* const a_;
   const Lapack<T>& la_;
   const RowBlocks blocks_;
@@ -215,8 +216,8 @@ class Factorization {
                              // reduction Q
   std::vector<T> stack_t_;   // T of the stack's compact WY form, n x n
   std::vector<T> identity_;  // n x n
-  std::vector<T> r_;                      // R of A before the sign change, n x n
-  std::vector<T> s_;                      // the reconstruction signs
+  std::vector<T> r_;         // R of A before the sign change, n x n
+  std::vector<T> s_;         // the reconstruction signs
   std::vector<unsigned char> v_nonzero_;  // per block and column: the block's V rows are nonzero
   std::vector<Workspace<T>> workspaces_;
 };
@@ -239,12 +240,16 @@ int factor_single_block(int m, int n, T* a, int lda, T* tau, const Lapack<T>& la
 }  // namespace
 
 template <class T>
-int factor_cpu_with_block_rows(int m, int n, T* a, int lda, T* tau, const Lapack<T>& lapack,
+int factor_cpu_with_block_rows(Index m, int n, T* a, Index lda, T* tau, const Lapack<T>& lapack,
                                int threads, int block_rows) {
   if (!valid_arguments(m, n, a, lda, tau, threads) || block_rows < n) return kInvalidArgument;
   if (!lapack.complete()) return kIncompleteTable;
   const RowBlocks blocks = split_rows(m, block_rows);
-  if (blocks.count == 1) return factor_single_block(m, n, a, lda, tau, lapack);
+  if (blocks.count == 1) {
+    // Fewer than two blocks' rows: LAPACK's 32-bit geqrf takes them if LDA fits its integers.
+    if (lda > INT_MAX) return kInvalidArgument;
+    return factor_single_block(int(m), n, a, int(lda), tau, lapack);
+  }
   Factorization<T> factorization(n, a, lda, lapack, blocks, std::min(threads, blocks.count));
   const int status = factorization.allocate();
   if (status != kOk) return status;
@@ -253,17 +258,17 @@ int factor_cpu_with_block_rows(int m, int n, T* a, int lda, T* tau, const Lapack
 }
 
 template <class T>
-int factor_cpu(int m, int n, T* a, int lda, T* tau, const Lapack<T>& lapack, int threads) {
+int factor_cpu(Index m, int n, T* a, Index lda, T* tau, const Lapack<T>& lapack, int threads) {
   if (!valid_arguments(m, n, a, lda, tau, threads)) return kInvalidArgument;
   return factor_cpu_with_block_rows(m, n, a, lda, tau, lapack, threads,
                                     default_block_rows(m, n, threads, sizeof(T)));
 }
 
-template int factor_cpu<float>(int, int, float*, int, float*, const Lapack<float>&, int);
-template int factor_cpu<double>(int, int, double*, int, double*, const Lapack<double>&, int);
-template int factor_cpu_with_block_rows<float>(int, int, float*, int, float*, const Lapack<float>&,
-                                               int, int);
-template int factor_cpu_with_block_rows<double>(int, int, double*, int, double*,
+template int factor_cpu<float>(Index, int, float*, Index, float*, const Lapack<float>&, int);
+template int factor_cpu<double>(Index, int, double*, Index, double*, const Lapack<double>&, int);
+template int factor_cpu_with_block_rows<float>(Index, int, float*, Index, float*,
+                                               const Lapack<float>&, int, int);
+template int factor_cpu_with_block_rows<double>(Index, int, double*, Index, double*,
                                                 const Lapack<double>&, int, int);
 
 }  // namespace switchyard::tsqr

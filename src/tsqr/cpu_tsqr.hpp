@@ -34,31 +34,37 @@
 // held in a copy; the stack factorization (about 5 p n^3 flops) is serial. Extra memory: the
 // stack, an n x n T per block and one block-sized buffer per thread.
 
+#include <cstddef>
+
 #include "lapack_table.hpp"
 
 namespace switchyard::tsqr {
 
 enum Status : int {
   kOk = 0,
-  kInvalidArgument = 1,  // m < n, n < 1, lda < m, null pointers or threads < 1
+  // m < n, n < 1, lda < m, null pointers or threads < 1; or a shape too short to split (below)
+  // whose lda passes 2^31
+  kInvalidArgument = 1,
   kIncompleteTable = 2,  // a Lapack<T> entry is null
   kWorkspaceQuery = 3,   // a LAPACK workspace query reported an error
   kOutOfMemory = 4,
 };
 
-// Factors column-major m x n A (m >= n >= 1, lda >= m) in place with xGEQRF's output contract:
-// R on and above the diagonal, Householder vectors V strictly below it (implicit unit diagonal),
-// tau. Uses up to `threads` threads, the caller's included. Returns kOk on success; any other
-// status means it did not run and A and tau are untouched, so the caller can fall back to geqrf.
-// Shapes too short to split into two blocks are handed to lapack.geqrf directly.
+// Factors column-major m x n A (m >= n >= 1, lda >= m; m and lda may pass 2^31) in place with
+// xGEQRF's output contract: R on and above the diagonal, Householder vectors V strictly below it
+// (implicit unit diagonal), tau. Uses up to `threads` threads, the caller's included. Returns kOk
+// on success; any other status means it did not run and A and tau are untouched, so the caller can
+// fall back to geqrf. Shapes too short to split into two blocks are handed to lapack.geqrf
+// directly, whose integers are 32-bit.
 template <class T>
-int factor_cpu(int m, int n, T* a, int lda, T* tau, const Lapack<T>& lapack, int threads);
+int factor_cpu(std::ptrdiff_t m, int n, T* a, std::ptrdiff_t lda, T* tau, const Lapack<T>& lapack,
+               int threads);
 
 // factor_cpu with the block height chosen by the caller instead of from the cache size: blocks
 // have block_rows rows (>= n), the last one also takes the remainder. Lets tests drive the
 // reduction with many small blocks.
 template <class T>
-int factor_cpu_with_block_rows(int m, int n, T* a, int lda, T* tau, const Lapack<T>& lapack,
-                               int threads, int block_rows);
+int factor_cpu_with_block_rows(std::ptrdiff_t m, int n, T* a, std::ptrdiff_t lda, T* tau,
+                               const Lapack<T>& lapack, int threads, int block_rows);
 
 }  // namespace switchyard::tsqr
