@@ -50,8 +50,11 @@ struct Ilp64 {
 struct ScipyOpenblas32 {
   using Int = int;
   static const Fallback& next() { return wheel_fallback(); }
-  // Weighed by that OpenBLAS's figures, not by the reference-named fallback's.
-  static const Calibration& figures() { return calibration_of(next().lapack_origin); }
+  // Weighed by that OpenBLAS's figures, not by the reference-named fallback's; found once.
+  static const Calibration& figures() {
+    static const Calibration& found = calibration_of(next().lapack_origin);
+    return found;
+  }
   // Before a call is checked or routed: a library of the other width means that the callers'
   // integers are not what the names say, and nothing may run (docs/pip-wheels.md).
   static void check_library() { wheel_fallback(); }
@@ -63,7 +66,10 @@ struct ScipyOpenblas32 {
 struct ScipyOpenblas64 {
   using Int = std::int64_t;
   static const Fallback64& next() { return wheel_fallback64(); }
-  static const Calibration& figures() { return calibration_of(next().lapack_origin); }
+  static const Calibration& figures() {
+    static const Calibration& found = calibration_of(next().lapack_origin);
+    return found;
+  }
   static void check_library() { wheel_fallback64(); }
   static void* handler(const char* plain) { return wheel_handler(plain, true); }
 };
