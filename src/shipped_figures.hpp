@@ -1,5 +1,5 @@
 // The figures the router uses where `switchyard calibrate` has not run (calibration.hpp): each
-// set is one run of it, its file's fields in the order below (docs/routing.md, "Calibrations").
+// set is one run of it, its file's fields in the order below (docs/router.md, "Calibration").
 #pragma once
 
 #include "calibration.hpp"
