@@ -227,20 +227,38 @@ void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, int size, 
   step("ormqr");
 }
 
+// One CPU TSQR call as the route makes it (the fallback's thread count, the fallback's geqrf for
+// what it leaves to it) on a fresh copy of the same random m x n matrix each time, the copy not
+// timed: its seconds, or -1 when it could not run.
+class CpuTsqrCall {
+ public:
+  CpuTsqrCall(GeqrfFn<double>* geqrf, int m, int n)
+      : geqrf_(geqrf), m_(m), n_(n), a0_(random_matrix<double>(std::size_t(m) * n)), tau_(n) {}
+  double operator()() {
+    a_ = a0_;
+    const auto start = Clock::now();
+    const int status = tsqr::factor_cpu(m_, n_, a_.data(), m_, tau_.data(),
+                                        tsqr::Lapack<double>{geqrf_}, fallback_threads());
+    return status == tsqr::kOk ? std::chrono::duration<double>(Clock::now() - start).count()
+                               : -1.0;
+  }
+
+ private:
+  GeqrfFn<double>* geqrf_;
+  int m_, n_;
+  std::vector<double> a0_, a_, tau_;
+};
+
 // What a call of the CPU TSQR costs whatever its size: the median of kCpuTsqrRuns calls on
-// 16384 x 8, the smallest shape the router weighs it for, whose flops take a fraction of it.
+// 16384 x 8, the smallest shape the router weighs it for, whose flops take a fraction of it,
+// after an untimed one.
 double cpu_tsqr_call_seconds(GeqrfFn<double>* geqrf) {
-  const int m = 1 << 14, n = 8;
-  const std::vector<double> a0 = random_matrix<double>(std::size_t(m) * n);
-  std::vector<double> a, tau(n);
+  CpuTsqrCall call(geqrf, 1 << 14, 8);
   std::vector<double> times;
   for (int i = 0; i <= kCpuTsqrRuns; ++i) {
-    a = a0;
-    const auto start = Clock::now();
-    const int status = tsqr::factor_cpu(m, n, a.data(), m, tau.data(), tsqr::Lapack<double>{geqrf},
-                                        fallback_threads());
-    if (status != tsqr::kOk) return 1.0;  // it could not run: a cost the router never pays
-    if (i > 0) times.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+    const double seconds = call();
+    if (seconds < 0.0) return 1.0;  // it could not run: a cost the router never pays
+    if (i > 0) times.push_back(seconds);
   }
   std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
   return times[times.size() / 2];
@@ -310,20 +328,10 @@ double later_start(const std::function<double()>& measure) {
 // later_start takes it over fresh processes.
 double cpu_tsqr_first_call_seconds(GeqrfFn<double>* geqrf) {
   return later_start([geqrf] {
-    const int m = kNarrow.rows, n = kNarrow.cols;
-    const std::vector<double> a0 = random_matrix<double>(std::size_t(m) * n);
-    std::vector<double> a, tau(n);
-    const auto timed = [&] {
-      a = a0;
-      const auto start = Clock::now();
-      const int status = tsqr::factor_cpu(m, n, a.data(), m, tau.data(),
-                                          tsqr::Lapack<double>{geqrf}, fallback_threads());
-      return status == tsqr::kOk ? std::chrono::duration<double>(Clock::now() - start).count()
-                                 : -1.0;
-    };
-    const double first = timed();
+    CpuTsqrCall call(geqrf, kNarrow.rows, kNarrow.cols);
+    const double first = call();
     double later = 1e300;
-    for (int i = 0; i < 3; ++i) later = std::min(later, timed());
+    for (int i = 0; i < 3; ++i) later = std::min(later, call());
     return first < 0.0 || later < 0.0 ? 0.0 : std::max(0.0, first - later);
   });
 }

@@ -77,14 +77,20 @@ struct Alternative {
   const char* name;  // "fallback", "cpu route"
 };
 
+// A route's modelled seconds for a call, its device started. A route on the host's cores pays
+// its first call's extra in full: it is too short to be worth a ski rental.
+double modelled_seconds(const RouteCost& cost, const HostView& host, const Shape& s) {
+  const double seconds = cost.seconds(s, *host.figures);
+  return cost.first_call_s ? seconds + cost.first_call_s(*host.figures) : seconds;
+}
+
 // Whether a route's modelled time, plus the start-up of the device it would wait for, beats
 // `other`; if not, why not goes to `why`, and for a call kept off a cold device that alone would
 // pay, what it forwent goes to `cold`. With uncertain figures the route must be twice as fast; a
 // cold device must also be kColdMargin faster.
 bool weigh(const RouteCost& cost, const HostView& host, double startup, const Alternative& other,
            const Shape& s, char* why, std::size_t size, std::optional<ColdDecline>& cold) {
-  // A host route's first call pays its start in full: it is too short to be worth a ski rental.
-  const double route = cost.seconds(s) + (cost.family ? 0.0 : startup);
+  const double route = modelled_seconds(cost, host, s);
   const bool certain = host.certain && (cost.family || host.host_routes_certain);
   const double factor = certain ? 1.0 : 2.0;
   const char* uncertain = certain ? "" : " (uncalibrated: the route must be twice as fast)";
@@ -112,11 +118,9 @@ bool weigh(const RouteCost& cost, const HostView& host, double startup, const Al
   return true;
 }
 
-// The start-up a call on `cost`'s device would wait for now, or for a route on the host, what
-// its first call would cost beyond a later one's.
+// The start-up a call on `cost`'s device would wait for now; none for a route on the host.
 double startup_of(const RouteCost& cost, const HostView& host) {
-  if (cost.family) return host.startup_s[int(*cost.family)];
-  return cost.first_call_s ? cost.first_call_s() : 0.0;
+  return cost.family ? host.startup_s[int(*cost.family)] : 0.0;
 }
 
 Decision forced(Backend b, const Candidate& c, const char* routine) {
@@ -159,7 +163,7 @@ double startup_to_pay(device::State state, double elapsed, double estimate) {
 
 HostView current_host_view(const Calibration& c) {
   HostView v;
-  v.rates = &c.figures.rates;
+  v.figures = &c.figures;
   v.certain = c.certain;
   v.host_routes_certain = c.cpu_tsqr_certain;
   for (device::Family f : {device::Family::cuda, device::Family::opencl}) {
@@ -195,8 +199,8 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
   const char* why_not_accelerated = nullptr;
   std::optional<Decision> not_paying[backend_count];
   std::optional<ColdDecline> cold;  // what a cold device's route forwent
-  const Alternative fallback{host && !s.on_device ? fallback_seconds(*host->rates, r, s) : 0.0,
-                             "fallback"};
+  const Alternative fallback{
+      host && !s.on_device ? fallback_seconds(host->figures->rates, r, s) : 0.0, "fallback"};
   // Whether backend b takes the call rather than `other`.
   const auto takes = [&](Backend b, const Alternative& other) {
     const Candidate& c = b == Backend::gpu ? gpu : cpu;
@@ -242,10 +246,9 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     // The host's own route first, since it starts nothing: a device must then beat it, not
     // only the fallback.
     const bool on_cpu = takes(Backend::cpu, fallback);
-    const Alternative best =
-        on_cpu && cpu.cost && host
-            ? Alternative{cpu.cost->seconds(s) + startup_of(*cpu.cost, *host), "cpu route"}
-            : fallback;
+    const Alternative best = on_cpu && cpu.cost && host
+                                 ? Alternative{modelled_seconds(*cpu.cost, *host, s), "cpu route"}
+                                 : fallback;
     if (takes(Backend::gpu, best)) return make(Backend::gpu, "auto");
     if (on_cpu) {
       Decision d = make(Backend::cpu, "auto");

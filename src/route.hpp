@@ -36,12 +36,14 @@ struct Decision {
 // What an accelerated route costs, known without starting anything: for a device route, the
 // family whose start-up a cold call would pay (none for a route on the host's own cores), and
 // the modelled seconds of a call with its operands in host memory, the device started.
+// A cost reads the figures the router weighs the call by (those of the call's fallback): a route
+// on the host's cores finds its own rates there; a device's cost does not depend on them.
 struct RouteCost {
   std::optional<device::Family> family;
-  double (*seconds)(const Shape& s);
+  double (*seconds)(const Shape& s, const HostFigures& figures);
   // A route on the host's cores: what its first call in this process costs beyond a later one's
   // (its threads' first start, its memory's first touch), 0 once it has run; null: nothing.
-  double (*first_call_s)() = nullptr;
+  double (*first_call_s)(const HostFigures& figures) = nullptr;
 };
 
 // The start-up a call would wait for now: 0 when the device is started (or
@@ -69,7 +71,7 @@ struct Candidate {
 // are certain (else a route must be twice as fast), the same of the routes that run on the
 // host's cores, and each device family's start-up as it stands now.
 struct HostView {
-  const FallbackRates* rates = nullptr;
+  const HostFigures* figures = nullptr;
   bool certain = true;
   bool host_routes_certain = true;
   double startup_s[device::family_count] = {};  // startup_to_pay of each family

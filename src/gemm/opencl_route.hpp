@@ -61,7 +61,7 @@ inline bool pays(const Shape&, char* why, std::size_t size) {
 // the first shipped entry for a GPU (the H200's), so that a cold call is weighed without
 // starting anything.
 template <class T>
-inline double device_seconds(const Shape& s) {
+inline double device_seconds(const Shape& s, const HostFigures& /*figures*/) {
   const char* unused = nullptr;
   if (device::state(device::Family::opencl) == device::State::started) {
     const opencl::Runtime& rt = *opencl::runtime(&unused);

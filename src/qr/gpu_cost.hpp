@@ -1,5 +1,6 @@
 // The modelled time of the CUDA QR routes (xGEQRF, xORGQR, xORMQR) on a started device with the
-// operands in pageable host memory, for the router (route.hpp's RouteCost). Host data streams
+// operands in pageable host memory, for the router (route.hpp's RouteCost, which passes the
+// host's figures: they play no part here). Host data streams
 // through the pinned staging, so the call is bound by the bytes it moves: measured on the H200
 // (README "Routing"), 2^22 x 32 and 2^22 x 64 double dgeqrf took 61 and 115 ms, which is about
 // 37 GB/s counting A up and back, plus the device's own work, about 3 TFLOP/s in double at
@@ -8,6 +9,7 @@
 
 #include <cstddef>
 
+#include "calibration.hpp"
 #include "routine.hpp"
 
 namespace switchyard::qr {
@@ -30,7 +32,7 @@ inline double streamed_bytes(Routine r, const Shape& s, std::size_t element) {
 }
 
 template <class T, Routine R>
-double device_seconds(const Shape& s) {
+double device_seconds(const Shape& s, const HostFigures& /*figures*/) {
   return kCallSeconds + streamed_bytes(R, s, sizeof(T)) / kStreamedBytesPerSecond +
          routine_flops(R, s) / kDeviceFlopsPerSecond<T>;
 }

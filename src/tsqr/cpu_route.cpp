@@ -44,9 +44,8 @@ const char* declines(const GeqrfCall<T>& g) {
 // Whether a call has run here: the first pays more (calibration.hpp).
 std::atomic<bool> has_run{false};
 
-double first_call_seconds() {
-  return has_run.load(std::memory_order_relaxed) ? 0.0
-                                                 : calibration().figures.cpu_tsqr.first_call_s;
+double first_call_seconds(const HostFigures& figures) {
+  return has_run.load(std::memory_order_relaxed) ? 0.0 : figures.cpu_tsqr.first_call_s;
 }
 
 template <class T>
@@ -81,9 +80,8 @@ bool run_wide(const GeqrfWideCall<T>& g) {
 }
 
 template <class T>
-double seconds(const Shape& s) {
-  return cpu_tsqr_seconds(calibration().figures.cpu_tsqr,
-                          sizeof(T) == 8 ? Routine::dgeqrf : Routine::sgeqrf, s);
+double seconds(const Shape& s, const HostFigures& figures) {
+  return cpu_tsqr_seconds(figures.cpu_tsqr, sizeof(T) == 8 ? Routine::dgeqrf : Routine::sgeqrf, s);
 }
 
 template <class T>

@@ -24,7 +24,7 @@ const char* starting_device() {
 }
 
 // A device that runs any call in 10 ms.
-double ten_ms(const Shape&) { return 0.010; }
+double ten_ms(const Shape&, const HostFigures&) { return 0.010; }
 const RouteCost cuda_cost{device::Family::cuda, ten_ms};
 const Candidate costed_gpu{true, starting_device, nullptr, nullptr, &cuda_cost};
 
@@ -42,7 +42,11 @@ FallbackRates one_gflops() {
   }
   return r;
 }
-const FallbackRates rates = one_gflops();
+const HostFigures one_gflops_host = [] {
+  HostFigures f;
+  f.rates = one_gflops();
+  return f;
+}();
 
 // A CPU TSQR that runs dgeqrf at `gflops`, after `call_s` a call and 10 ms more on its first.
 CpuRouteRates cpu_tsqr_at(double gflops, double call_s = 0.003) {
@@ -57,7 +61,7 @@ CpuRouteRates cpu_tsqr_at(double gflops, double call_s = 0.003) {
 
 HostView view(double cuda_startup, bool certain = true) {
   HostView v;
-  v.rates = &rates;
+  v.figures = &one_gflops_host;
   v.certain = certain;
   v.startup_s[int(device::Family::cuda)] = cuda_startup;
   return v;
@@ -207,8 +211,8 @@ TEST(ColdRoute, OperandsInDeviceMemoryGoToTheDeviceWhatever) {
 // narrow k or one narrow side of C through their rates at 32 to the square's at 1024.
 // A route on the host's cores (the CPU TSQR): weighed against the fallback like a device route,
 // with no start-up, and a device route must then beat it, not only the fallback.
-double fifty_ms(const Shape&) { return 0.050; }
-double five_ms(const Shape&) { return 0.005; }
+double fifty_ms(const Shape&, const HostFigures&) { return 0.050; }
+double five_ms(const Shape&, const HostFigures&) { return 0.005; }
 const RouteCost host_cost_50{std::nullopt, fifty_ms};
 const RouteCost host_cost_5{std::nullopt, five_ms};
 const Candidate cpu_50{true, [] { return static_cast<const char*>(nullptr); }, nullptr, nullptr,
@@ -277,8 +281,8 @@ TEST(HostRoute, TakesTheCallsAColdDeviceDoesNotPayFor) {
 
 // Its first call in a process costs more (threads, first-touched memory): a call that would pay
 // only once the route has run stays in the fallback until then.
-double first_call_20_ms() { return 0.020; }
-double first_call_none() { return 0.0; }
+double first_call_20_ms(const HostFigures&) { return 0.020; }
+double first_call_none(const HostFigures&) { return 0.0; }
 const RouteCost host_cost_first{std::nullopt, fifty_ms, first_call_20_ms};
 const RouteCost host_cost_warm{std::nullopt, fifty_ms, first_call_none};
 
