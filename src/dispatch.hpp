@@ -55,6 +55,12 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures,
   if (!quick && gpu && gpu->resident) s.on_device = gpu->resident(call);
   CallRecord record(r, s);
   device::start_in_background_once(config().start == StartMode::background);
+  // A call that goes to the fallback on sight costs a few nanoseconds more than the fallback
+  // alone, unless the trace wants its reason.
+  if (!record.traced() && fallback_on_sight(config(), r, s, quick)) {
+    run_fallback(call);
+    return;
+  }
   const bool weighed = (cpu && cpu->cost) || (gpu && gpu->cost);
   HostView host = weighed ? current_host_view(figures) : HostView{};
   host.nested = record.depth() > 0;

@@ -17,25 +17,29 @@ Decision make(Backend b, const char* format, ...) {
   return d;
 }
 
-// The rule of the tall-skinny QR family: m rows and n columns (reflectors).
-bool tall_skinny(const Thresholds& t, std::int64_t m, std::int64_t n, Decision& why_not) {
+// The rule of the tall-skinny QR family: m rows and n columns (reflectors). Why a call fails it
+// goes to `why_not` when that is not null: a small call that no trace shows is not described.
+bool tall_skinny(const Thresholds& t, std::int64_t m, std::int64_t n, Decision* why_not) {
   if (m < t.tsqr_min_rows) {
-    why_not = make(Backend::fallback, "too small: m %lld < %lld", (long long)m,
-                   (long long)t.tsqr_min_rows);
+    if (why_not) {
+      *why_not = make(Backend::fallback, "too small: m %lld < %lld", (long long)m,
+                      (long long)t.tsqr_min_rows);
+    }
     return false;
   }
   if (double(m) < t.tsqr_min_aspect * double(n)) {
-    why_not = make(Backend::fallback, "not tall-skinny: m/n %.3g < %.3g", double(m) / double(n),
-                   t.tsqr_min_aspect);
+    if (why_not) {
+      *why_not = make(Backend::fallback, "not tall-skinny: m/n %.3g < %.3g",
+                      double(m) / double(n), t.tsqr_min_aspect);
+    }
     return false;
   }
   return true;
 }
 
-// Whether a call of this shape pays for an accelerated route; if not, why
-// not goes to `why_not`. Each routine family has its rule here, with its
-// threshold from the config.
-bool pays(const Thresholds& t, Routine r, const Shape& s, Decision& why_not) {
+// Whether a call of this shape passes its routine family's threshold from the config; if not,
+// why not goes to `why_not` when that is not null.
+bool past_thresholds(const Thresholds& t, Routine r, const Shape& s, Decision* why_not) {
   switch (r) {
     case Routine::sgemm:
     case Routine::dgemm:
@@ -43,7 +47,10 @@ bool pays(const Thresholds& t, Routine r, const Shape& s, Decision& why_not) {
     case Routine::dsyrk: {
       const double flops = routine_flops(r, s);
       if (flops < t.gemm_min_flops) {
-        why_not = make(Backend::fallback, "too small: %.3g flops < %.3g", flops, t.gemm_min_flops);
+        if (why_not) {
+          *why_not =
+              make(Backend::fallback, "too small: %.3g flops < %.3g", flops, t.gemm_min_flops);
+        }
         return false;
       }
       break;
@@ -176,6 +183,12 @@ HostView current_host_view(const Calibration& c) {
   return v;
 }
 
+bool fallback_on_sight(const Config& cfg, Routine r, const Shape& s, const char* quick) {
+  if (cfg.disabled || quick) return true;
+  return cfg.route[int(r)] == RouteChoice::automatic && !s.on_device &&
+         !past_thresholds(cfg.thresholds, r, s, nullptr);
+}
+
 Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
                 const Candidate& cpu, const Candidate& gpu, const HostView* host) {
   const char* name = routine_name(r);
@@ -192,7 +205,7 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
       break;
   }
   Decision why_not;
-  if (!s.on_device && !pays(cfg.thresholds, r, s, why_not)) return why_not;
+  if (!s.on_device && !past_thresholds(cfg.thresholds, r, s, &why_not)) return why_not;
   // Why no accelerated route runs the call, for the trace: a route that can not run now (or
   // only when forced), and a route whose cost model said no; each backend's own, the device's
   // shown first.

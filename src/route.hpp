@@ -85,6 +85,11 @@ struct HostView {
   bool nested = false;
 };
 
+// Whether decide() would send the call to the fallback on the configuration, `quick` and the
+// thresholds alone, before it weighs any route: what lets the many small calls of a program skip
+// the weighing and the reason no trace shows (docs/router.md, "Small calls").
+bool fallback_on_sight(const Config& cfg, Routine r, const Shape& s, const char* quick);
+
 // Decides the backend for one call. `quick` is set by the entry point when
 // the call is a quick return or a workspace query, which the fallback answers.
 // `host` is null where no route has a RouteCost (then none is weighed).

@@ -4,10 +4,10 @@
 
 #include <atomic>
 #include <cerrno>
-#include <mutex>
 
 #include "config.hpp"
 #include "device/startup.hpp"
+#include "tick_clock.hpp"
 #include "trace_file.hpp"
 
 namespace switchyard {
@@ -18,9 +18,6 @@ std::atomic<std::uint64_t> next_id{1};
 // The innermost call in progress on this thread, for nesting.
 thread_local std::uint64_t current_call = 0;
 thread_local int current_depth = 0;
-
-std::mutex totals_mutex;
-Totals totals;
 
 // The trace destination, opened once. Lines are appended with one write()
 // each, so that threads and forked children never interleave within a line.
@@ -105,26 +102,16 @@ std::string format_report(const Totals& t) {
   return out;
 }
 
-void record_totals(Routine r, Backend b, double seconds, double flops) {
-  std::lock_guard<std::mutex> lock(totals_mutex);
-  RoutineTotals& row = totals[int(r)];
-  row.calls[int(b)] += 1;
-  row.seconds += seconds;
-  row.flops += flops;
-}
-
-Totals current_totals() {
-  std::lock_guard<std::mutex> lock(totals_mutex);
-  return totals;
-}
-
-CallRecord::CallRecord(Routine r, const Shape& s) : start_(std::chrono::steady_clock::now()) {
-  event_.id = next_id.fetch_add(1, std::memory_order_relaxed);
+CallRecord::CallRecord(Routine r, const Shape& s)
+    : start_(tick_clock::ticks()), traced_(trace_enabled()) {
   event_.parent = current_call;
   event_.depth = current_depth;
   event_.routine = r;
   event_.shape = s;
-  phases_before_ = device::phase_count();
+  if (traced_) {
+    event_.id = next_call_id();
+    phases_before_ = device::phase_count();
+  }
   current_call = event_.id;
   ++current_depth;
 }
@@ -132,14 +119,14 @@ CallRecord::CallRecord(Routine r, const Shape& s) : start_(std::chrono::steady_c
 CallRecord::~CallRecord() {
   current_call = event_.parent;
   --current_depth;
-  event_.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const std::uint64_t ticks = tick_clock::ticks() - start_;
+  record_totals(event_.routine, event_.decision.backend, ticks,
+                routine_flops(event_.routine, event_.shape));
+  if (!traced_) return;
+  event_.seconds = tick_clock::seconds(ticks);
   // The device start-up paid while this call ran (in a nested call too: its time is part of this one's).
   if (device::phase_count() != phases_before_) event_.startup = device::breakdown_since(phases_before_);
-  record_totals(event_.routine, event_.decision.backend, event_.seconds,
-                routine_flops(event_.routine, event_.shape));
-  const int fd = trace_fd();
-  if (fd >= 0) write_line(fd, format_trace_line(event_));
+  write_trace_line(format_trace_line(event_));
 }
 
 // The report is printed when the program exits, on stderr, if asked for.

@@ -1,17 +1,17 @@
 // What Switchyard shows of the calls it sees: one trace line per call
 // (SWITCHYARD_TRACE) and a table at exit (SWITCHYARD_REPORT). A CallRecord
 // wraps one call; nested calls (a fallback dgels calling the routed dgeqrf)
-// carry their parent's id and depth.
+// carry their parent's id and depth. Without a trace a record only times and
+// counts its call: ids, the start-up's phases and the reason are for the trace.
 #pragma once
 
-#include <array>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
 #include "route.hpp"
 #include "routine.hpp"
+#include "totals.hpp"
 
 namespace switchyard {
 
@@ -31,20 +31,8 @@ struct TraceEvent {
 //  its newline).
 std::string format_trace_line(const TraceEvent& e);
 
-// Calls, time and flops of one routine, by backend.
-struct RoutineTotals {
-  std::array<std::uint64_t, backend_count> calls{};
-  double seconds = 0.0;
-  double flops = 0.0;
-};
-using Totals = std::array<RoutineTotals, routine_count>;
-
 // The exit report: one row per routine that was called.
 std::string format_report(const Totals& totals);
-
-// Adds one finished call to the process-wide totals.
-void record_totals(Routine r, Backend b, double seconds, double flops);
-Totals current_totals();
 
 // For records of calls that are not BLAS/LAPACK routines (the sparse CG):
 // a call id from the same sequence, and one finished line appended to the
@@ -62,11 +50,13 @@ class CallRecord {
 
   void set_decision(const Decision& d) { event_.decision = d; }
   int depth() const { return event_.depth; }  // 0 for the program's own calls
+  bool traced() const { return traced_; }       // whether the call gets a trace line
 
  private:
   TraceEvent event_;
-  std::chrono::steady_clock::time_point start_;
+  std::uint64_t start_;  // tick_clock::ticks()
   std::uint64_t phases_before_ = 0;
+  bool traced_;
 };
 
 }  // namespace switchyard

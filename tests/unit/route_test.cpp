@@ -135,3 +135,44 @@ TEST(Route, DisabledAndQuickReturnsBeatEverything) {
 
 }  // namespace
 }  // namespace switchyard
+
+namespace switchyard {
+namespace {
+
+// fallback_on_sight lets a call skip decide(): it must never say so of a call decide() would
+// send elsewhere, whatever the routes.
+TEST(Route, OnSightOnlyWhatDecideSendsToTheFallback) {
+  Config c = defaults();
+  const Shape device_small{8, 8, 8, 'N', 'N', true};
+  for (Routine r : {Routine::dgemm, Routine::dsyrk, Routine::dgeqrf, Routine::dormqr}) {
+    for (const Shape& s : {small_gemm, big_gemm, tall, device_small}) {
+      for (RouteChoice choice : {RouteChoice::automatic, RouteChoice::gpu, RouteChoice::cpu,
+                                 RouteChoice::fallback}) {
+        c.route[int(r)] = choice;
+        if (!fallback_on_sight(c, r, s, nullptr)) continue;
+        EXPECT_EQ(decide(c, r, s, nullptr, usable, usable).backend, Backend::fallback)
+            << routine_name(r) << " " << s.m << " x " << s.n;
+      }
+    }
+  }
+}
+
+TEST(Route, OnSightTakesSmallCallsQuickReturnsAndTheDisabledLibrary) {
+  Config c = defaults();
+  EXPECT_TRUE(fallback_on_sight(c, Routine::dgemm, small_gemm, nullptr));
+  EXPECT_TRUE(fallback_on_sight(c, Routine::dgeqrf, Shape{100, 10}, nullptr));
+  EXPECT_TRUE(fallback_on_sight(c, Routine::dgemm, big_gemm, "workspace query"));
+  EXPECT_FALSE(fallback_on_sight(c, Routine::dgemm, big_gemm, nullptr));
+  EXPECT_FALSE(fallback_on_sight(c, Routine::dgeqrf, tall, nullptr));
+  // A small call on device memory is the device's; a forced route is weighed by decide().
+  Shape on_device = small_gemm;
+  on_device.on_device = true;
+  EXPECT_FALSE(fallback_on_sight(c, Routine::dgemm, on_device, nullptr));
+  c.route[int(Routine::dgemm)] = RouteChoice::gpu;
+  EXPECT_FALSE(fallback_on_sight(c, Routine::dgemm, small_gemm, nullptr));
+  c.disabled = true;
+  EXPECT_TRUE(fallback_on_sight(c, Routine::dgemm, big_gemm, nullptr));
+}
+
+}  // namespace
+}  // namespace switchyard

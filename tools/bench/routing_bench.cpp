@@ -1,6 +1,6 @@
 // switchyard bench routing [--fallback LIB] [--routines LIST] [--repeat R] [--warm-up S]
 //                          [--cold-samples C] [--quick] [--shapes LIST] [--max-seconds S]
-//                          [--skip-gpu] [--out PATH]
+//                          [--skip-gpu] [--small-calls N] [--out PATH]
 //
 // Each shape runs as a program makes the call: switchyard-bench-call, linked with reference
 // -llapack -lblas, its operands in pageable host memory, in fresh processes:
@@ -19,6 +19,9 @@
 // times are within that of each other, each side's cold time is the median of C fresh processes
 // (--cold-samples, 3 by default), the first of them the column's own. A forced route that does
 // not take the call (no device) is not a route to compare with.
+//
+// Then, unless --small-calls 0, the small-call table (small_calls.cpp): what the router's look
+// costs the small calls that stay in the fallback, in nanoseconds per call.
 #include "routing_bench.hpp"
 
 #include <dlfcn.h>
@@ -36,7 +39,8 @@
 #include <utility>
 #include <vector>
 
-#include "switchyard.h"
+#include "child_process.hpp"
+#include "small_calls.hpp"
 
 namespace switchyard::bench {
 namespace {
@@ -50,6 +54,7 @@ struct Options {
   double warm_up_s = 2.0;
   bool quick = false, gpu = true;
   double max_seconds = 5.0;
+  long small_calls = 200000;  // calls per loop of the small-call table; 0: no table
   std::string out;
 };
 
@@ -188,25 +193,6 @@ struct Run {
   std::string cold_route, warm_route, cold_reason, warm_reason, error;
 };
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-// The program beside this one, or the name (then found on the PATH).
-std::string sibling(const char* name) {
-  char self[4096];
-  const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (length <= 0) return name;
-  self[length] = 0;
-  const std::string dir(self);
-  return dir.substr(0, dir.rfind('/') + 1) + name;
-}
-
-std::string library_path() {
-  Dl_info where{};
-  if (dladdr(reinterpret_cast<const void*>(&switchyard_version), &where) && where.dli_fname) {
-    return where.dli_fname;
-  }
-  return "libswitchyard.so";
-}
 
 // The route and reason of the top-level calls of `routine` in a trace, first and last (the
 // child may make other calls first, such as the dgeqrf that makes dorgqr's reflectors).
@@ -357,6 +343,8 @@ int routing_main(int argc, char** argv) {
       o.cold_samples = std::max(1, std::atoi(value)), ++i;
     } else if (arg == "--max-seconds" && value) {
       o.max_seconds = std::atof(value), ++i;
+    } else if (arg == "--small-calls" && value) {
+      o.small_calls = std::max(0L, std::atol(value)), ++i;
     } else if (arg == "--out" && value) {
       o.out = value, ++i;
     } else if (arg == "--quick") {
@@ -368,7 +356,7 @@ int routing_main(int argc, char** argv) {
                    "usage: switchyard bench routing [--fallback LIB] [--routines LIST] "
                    "[--shapes R:ARGS,...]\n"
                    "         [--repeat R] [--warm-up S] [--cold-samples C] [--quick] "
-                   "[--max-seconds S] [--skip-gpu] [--out PATH]\n");
+                   "[--max-seconds S] [--skip-gpu] [--small-calls N] [--out PATH]\n");
       return 2;
     }
   }
@@ -502,6 +490,7 @@ int routing_main(int argc, char** argv) {
       "summary: %d shapes, %d wrong choices cold, %d warm (chosen route at least 10%% "
       "and 5 ms slower than another); * the median of %d processes' cold calls\n",
       rows, wrong_cold, wrong_warm, o.cold_samples);
+  if (o.small_calls > 0) print_small_calls(alone, routed, o.small_calls, 5);
   return 0;
 }
 

@@ -1,0 +1,46 @@
+#include "totals.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "tick_clock.hpp"
+
+namespace switchyard {
+namespace {
+
+// The report sums every thread's own counters: those of threads still running, and of those
+// that have exited.
+TEST(Totals, CountsTheCallsOfEveryThreadRunningOrExited) {
+  const Totals before = current_totals();
+  const RoutineTotals& was = before[int(Routine::sorgqr)];
+  std::vector<std::thread> exited;
+  for (int t = 0; t < 4; ++t) {
+    exited.emplace_back([] {
+      for (int i = 0; i < 1000; ++i) record_totals(Routine::sorgqr, Backend::cpu, 0, 2.0);
+    });
+  }
+  for (std::thread& t : exited) t.join();
+  record_totals(Routine::sorgqr, Backend::gpu, 0, 1.0);  // this thread's, still running
+  const Totals after = current_totals();
+  const RoutineTotals& now = after[int(Routine::sorgqr)];
+  EXPECT_EQ(now.calls[int(Backend::cpu)] - was.calls[int(Backend::cpu)], 4000u);
+  EXPECT_EQ(now.calls[int(Backend::gpu)] - was.calls[int(Backend::gpu)], 1u);
+  EXPECT_EQ(now.calls[int(Backend::fallback)], was.calls[int(Backend::fallback)]);
+  EXPECT_DOUBLE_EQ(now.flops - was.flops, 8001.0);
+}
+
+// A call's ticks read as the seconds it took: a 50 ms sleep as at least 45 ms and, however
+// loaded the machine, not a second.
+TEST(TickClock, TicksConvertToTheSecondsTheyTook) {
+  const std::uint64_t start = tick_clock::ticks();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const double seconds = tick_clock::seconds(tick_clock::ticks() - start);
+  EXPECT_GE(seconds, 0.045);
+  EXPECT_LT(seconds, 1.0);
+}
+
+}  // namespace
+}  // namespace switchyard
