@@ -105,11 +105,15 @@ void print_info(FILE* out) {
   Implementations<GemmCall<double>>::gpu = &opencl_gemm<double>;
   print_gemm_info = print_info;
   // A start in the background makes everything a first call would otherwise wait for: the
-  // context, the double kernels' program and the pinned staging.
+  // context, the double kernels' program and the pinned staging. Not for a device that is not a
+  // GPU (PoCL on a machine without one), which the router never picks: its program and staging
+  // took 0.6 s of the cores the program's own calls were running on (the 2-core development
+  // machine), and a forced call makes them when it needs them.
   device::register_starter(device::Family::opencl, [] {
     if (unusable<double>()) return;
     const char* why = nullptr;
     opencl::Runtime& rt = *opencl::runtime(&why);
+    if (!rt.device().is_gpu) return;
     std::string error;
     gemm::kernels_for(rt, opencl_route::selection<double>(rt).entry.params, error);
     opencl::staging(rt, error);
