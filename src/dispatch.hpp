@@ -64,8 +64,8 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures,
   const bool weighed = (cpu && cpu->cost) || (gpu && gpu->cost);
   HostView host = weighed ? current_host_view(figures) : HostView{};
   host.nested = record.depth() > 0;
-  Decision d =
-      decide(config(), r, s, quick, candidate(cpu), candidate(gpu), weighed ? &host : nullptr);
+  Decision d = decide(config(), r, s, quick, candidate(cpu), candidate(gpu),
+                      weighed ? &host : nullptr, record.traced());
   if (d.cold) {
     device::forgo(d.cold->family, d.cold->gain_s);
     if (d.cold->start) device::start_in_background(d.cold->family);

@@ -17,6 +17,39 @@ Decision make(Backend b, const char* format, ...) {
   return d;
 }
 
+// Writes the reasons of a decision, or nothing when no one will read them: formatting a call's
+// figures took about half of the 0.6 us that weighing a call past the thresholds cost (a
+// 16 x 16 x 16 dgemm weighed on the 2-core development machine), and only the trace shows them.
+class Reasons {
+ public:
+  explicit Reasons(bool wanted) : wanted_(wanted) {}
+
+  __attribute__((format(printf, 3, 4))) Decision make(Backend b, const char* format, ...) const {
+    Decision d;
+    d.backend = b;
+    if (!wanted_) return d;
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(d.reason, sizeof d.reason, format, args);
+    va_end(args);
+    return d;
+  }
+
+  __attribute__((format(printf, 4, 5))) void write(char* to, std::size_t size, const char* format,
+                                                   ...) const {
+    if (!wanted_) return;
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(to, size, format, args);
+    va_end(args);
+  }
+
+  bool wanted() const { return wanted_; }
+
+ private:
+  bool wanted_;
+};
+
 // The rule of the tall-skinny QR family: m rows and n columns (reflectors). Why a call fails it
 // goes to `why_not` when that is not null: a small call that no trace shows is not described.
 bool tall_skinny(const Thresholds& t, std::int64_t m, std::int64_t n, Decision* why_not) {
@@ -96,14 +129,15 @@ double modelled_seconds(const RouteCost& cost, const HostView& host, const Shape
 // pay, what it forwent goes to `cold`. With uncertain figures the route must be twice as fast; a
 // cold device must also be kColdMargin faster.
 bool weigh(const RouteCost& cost, const HostView& host, double startup, const Alternative& other,
-           const Shape& s, char* why, std::size_t size, std::optional<ColdDecline>& cold) {
+           const Shape& s, const Reasons& say, char* why, std::size_t size,
+           std::optional<ColdDecline>& cold) {
   const double route = modelled_seconds(cost, host, s);
   const bool certain = host.certain && (cost.family || host.host_routes_certain);
   const double factor = certain ? 1.0 : 2.0;
   const char* uncertain = certain ? "" : " (uncalibrated: the route must be twice as fast)";
   const char* where = cost.family ? "device" : "cpu route";
   if (route * factor >= other.seconds) {
-    std::snprintf(why, size, "does not pay: %s %.3g s, %s %.3g s%s", where, route, other.name,
+    say.write(why, size, "does not pay: %s %.3g s, %s %.3g s%s", where, route, other.name,
                   other.seconds, uncertain);
     return false;
   }
@@ -116,7 +150,7 @@ bool weigh(const RouteCost& cost, const HostView& host, double startup, const Al
     const double gain = other.seconds / (factor * kColdMargin) - route;
     const double forgone = host.forgone_s[int(family)] + gain;
     if (!host.nested) cold = ColdDecline{family, gain, forgone >= startup};
-    std::snprintf(
+    say.write(
         why, size, "cold device: start-up %.2g s > gain %.2g s at a %.0f%% margin%s%s", startup,
         gain, 100 * (kColdMargin - 1), uncertain,
         cold && cold->start ? "; starting it in the background for the calls to come" : "");
@@ -130,15 +164,15 @@ double startup_of(const RouteCost& cost, const HostView& host) {
   return cost.family ? host.startup_s[int(*cost.family)] : 0.0;
 }
 
-Decision forced(Backend b, const Candidate& c, const char* routine) {
+Decision forced(Backend b, const Candidate& c, const char* routine, const Reasons& say) {
   if (!c.registered) {
-    return make(Backend::fallback, "forced %s: %s has no %s route in this build", backend_name(b),
+    return say.make(Backend::fallback, "forced %s: %s has no %s route in this build", backend_name(b),
                 routine, backend_name(b));
   }
   if (const char* why = c.unusable()) {
-    return make(Backend::fallback, "forced %s: %s", backend_name(b), why);
+    return say.make(Backend::fallback, "forced %s: %s", backend_name(b), why);
   }
-  return make(b, "forced");
+  return say.make(b, "forced");
 }
 
 }  // namespace
@@ -190,22 +224,26 @@ bool fallback_on_sight(const Config& cfg, Routine r, const Shape& s, const char*
 }
 
 Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
-                const Candidate& cpu, const Candidate& gpu, const HostView* host) {
+                const Candidate& cpu, const Candidate& gpu, const HostView* host,
+                bool described) {
   const char* name = routine_name(r);
-  if (cfg.disabled) return make(Backend::fallback, "disabled");
-  if (quick) return make(Backend::fallback, "%s", quick);
+  const Reasons say(described);
+  if (cfg.disabled) return say.make(Backend::fallback, "disabled");
+  if (quick) return say.make(Backend::fallback, "%s", quick);
   switch (cfg.route[int(r)]) {
     case RouteChoice::fallback:
-      return make(Backend::fallback, "forced");
+      return say.make(Backend::fallback, "forced");
     case RouteChoice::gpu:
-      return forced(Backend::gpu, gpu, name);
+      return forced(Backend::gpu, gpu, name, say);
     case RouteChoice::cpu:
-      return forced(Backend::cpu, cpu, name);
+      return forced(Backend::cpu, cpu, name, say);
     case RouteChoice::automatic:
       break;
   }
   Decision why_not;
-  if (!s.on_device && !past_thresholds(cfg.thresholds, r, s, &why_not)) return why_not;
+  if (!s.on_device && !past_thresholds(cfg.thresholds, r, s, say.wanted() ? &why_not : nullptr)) {
+    return why_not;
+  }
   // Why no accelerated route runs the call, for the trace: a route that can not run now (or
   // only when forced), and a route whose cost model said no; each backend's own, the device's
   // shown first.
@@ -224,7 +262,7 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     }
     char costly[sizeof Decision::reason];
     const auto declined = [&] {
-      not_paying[int(b)] = make(Backend::fallback, "%s route %s", backend_name(b), costly);
+      not_paying[int(b)] = say.make(Backend::fallback, "%s route %s", backend_name(b), costly);
       return false;
     };
     const bool weighed = c.cost && host && !s.on_device;
@@ -236,7 +274,8 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     }
     // Before anything starts: a cold device is started only for a call that pays for it.
     if (weighed &&
-        !weigh(*c.cost, *host, startup_of(*c.cost, *host), other, s, costly, sizeof costly, cold)) {
+        !weigh(*c.cost, *host, startup_of(*c.cost, *host), other, s, say, costly, sizeof costly,
+               cold)) {
       return declined();
     }
     if (const char* why = c.unusable()) {
@@ -246,7 +285,7 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     // Started now: the device's own figures (its tuning entry) may differ from the shipped ones.
     std::optional<ColdDecline> started;  // never set: no start-up is weighed here
     if (weighed && c.cost->family &&
-        !weigh(*c.cost, *host, 0.0, other, s, costly, sizeof costly, started)) {
+        !weigh(*c.cost, *host, 0.0, other, s, say, costly, sizeof costly, started)) {
       return declined();
     }
     if (!c.pays || c.pays(s, costly, sizeof costly)) return true;
@@ -254,7 +293,7 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
   };
   // Operands in device or managed memory go to the device, never to the host's cores.
   if (s.on_device) {
-    if (takes(Backend::gpu, fallback)) return make(Backend::gpu, "operands in device memory");
+    if (takes(Backend::gpu, fallback)) return say.make(Backend::gpu, "operands in device memory");
   } else {
     // The host's own route first, since it starts nothing: a device must then beat it, not
     // only the fallback.
@@ -262,9 +301,9 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     const Alternative best = on_cpu && cpu.cost && host
                                  ? Alternative{modelled_seconds(*cpu.cost, *host, s), "cpu route"}
                                  : fallback;
-    if (takes(Backend::gpu, best)) return make(Backend::gpu, "auto");
+    if (takes(Backend::gpu, best)) return say.make(Backend::gpu, "auto");
     if (on_cpu) {
-      Decision d = make(Backend::cpu, "auto");
+      Decision d = say.make(Backend::cpu, "auto");
       d.cold = cold;
       return d;
     }
@@ -275,8 +314,8 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
       return *d;
     }
   }
-  if (why_not_accelerated) return make(Backend::fallback, "%s", why_not_accelerated);
-  return make(Backend::fallback, "no accelerated %s route in this build", name);
+  if (why_not_accelerated) return say.make(Backend::fallback, "%s", why_not_accelerated);
+  return say.make(Backend::fallback, "no accelerated %s route in this build", name);
 }
 
 }  // namespace switchyard

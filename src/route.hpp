@@ -92,9 +92,11 @@ bool fallback_on_sight(const Config& cfg, Routine r, const Shape& s, const char*
 
 // Decides the backend for one call. `quick` is set by the entry point when
 // the call is a quick return or a workspace query, which the fallback answers.
-// `host` is null where no route has a RouteCost (then none is weighed).
+// `host` is null where no route has a RouteCost (then none is weighed). Without `described`
+// the decision's reason is left empty: only the trace reads it.
 Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
-                const Candidate& cpu, const Candidate& gpu, const HostView* host = nullptr);
+                const Candidate& cpu, const Candidate& gpu, const HostView* host = nullptr,
+                bool described = true);
 
 // The HostView of this process now: a fallback's figures and the devices' states.
 HostView current_host_view(const Calibration& figures);
