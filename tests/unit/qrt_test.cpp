@@ -359,6 +359,70 @@ TEST(Qrt, ArgumentErrors) {
   for (double x : c) EXPECT_EQ(x, 5.0);
 }
 
+// Over a grid of small arguments, valid and not, our checks call XERBLA exactly when the
+// reference's do, with the same number.
+TEST(Qrt, ArgumentChecksMatchReference) {
+  using Geqrt = GeqrtFn<double>;
+  Geqrt* ref_geqrt = reinterpret_cast<Geqrt*>(reference("dgeqrt_"));
+  GemqrtFn<double>* ref_gemqrt = Lapack<double>::ref_gemqrt();
+  std::vector<double> a(64), t(64), work(64), c(64);
+  const auto outcome = [&](auto&& call) {
+    a = random_matrix<double>(64, 1), t = a, c = a;
+    handled = {};
+    int info = 0;
+    call(&info);
+    return std::pair{handled.info, info};
+  };
+  int cases = 0;
+  for (int m = -1; m <= 3; ++m) {
+    for (int n = -1; n <= 3; ++n) {
+      for (int nb = 0; nb <= 4; ++nb) {
+        for (int lda = 0; lda <= 4; ++lda) {
+          for (int ldt = 0; ldt <= 4; ++ldt) {
+            const auto args = [&](Geqrt* geqrt) {
+              return [&, geqrt](int* info) {
+                geqrt(&m, &n, &nb, a.data(), &lda, t.data(), &ldt, work.data(), info);
+              };
+            };
+            ASSERT_EQ(outcome(args(dgeqrt_)), outcome(args(ref_geqrt)))
+                << m << " " << n << " " << nb << " " << lda << " " << ldt;
+            ++cases;
+          }
+        }
+      }
+    }
+  }
+  for (char side : {'L', 'r', 'X'}) {
+    for (char trans : {'N', 't', 'C'}) {
+      for (int m = -1; m <= 2; ++m) {
+        for (int n = -1; n <= 2; ++n) {
+          for (int k = -1; k <= 3; ++k) {
+            for (int nb = 0; nb <= 3; ++nb) {
+              for (int ldv : {0, 2}) {
+                for (int ldt : {0, 2}) {
+                  for (int ldc : {0, 2}) {
+                    const auto args = [&](GemqrtFn<double>* gemqrt) {
+                      return [&, gemqrt](int* info) {
+                        gemqrt(&side, &trans, &m, &n, &k, &nb, a.data(), &ldv, t.data(), &ldt,
+                               c.data(), &ldc, work.data(), info, 1, 1);
+                      };
+                    };
+                    ASSERT_EQ(outcome(args(ours_gemqrt<double>)), outcome(args(ref_gemqrt)))
+                        << side << trans << " " << m << " " << n << " " << k << " " << nb << " "
+                        << ldv << " " << ldt << " " << ldc;
+                    ++cases;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 5000);
+}
+
 TEST(Qrt, QuickReturns) {
   std::vector<double> a(64, 1.0), t(64, 7.0), work(64, 0.0), c(64, 5.0);
   handled = {};
