@@ -96,9 +96,9 @@ void geqrt(Int<C> m, Int<C> n, Int<C> nb, T* a, Int<C> lda, T* t, Int<C> ldt, T*
              run_next();
            });
   if (kept) return;
-  // T from V's Gram matrices, by the program's own BLAS: a product of at most NB columns over
-  // the rows of a matrix in host memory, a fraction of the factorization's flops, is not worth
-  // a device's start or a trace line per block.
+  // T from V's Gram matrices, by the program's own BLAS rather than the routed xSYRK: products
+  // of at most NB columns over the rows of a matrix in host memory, at most half the
+  // factorization's flops, are not worth a device's start, nor a trace line per block.
   form_block_factors(QrtTraits<T>::template next_syrk<C>(), int(m), int(n), int(nb), a, int(lda),
                      tau.data(), t, int(ldt));
   *info = checked_info;
@@ -127,21 +127,11 @@ void gemqrt(char side, char trans, Int<C> m, Int<C> n, Int<C> k, Int<C> nb, cons
   // columns of the side of C that Q does not act on, more than xORMQR's minimum LWORK.
   std::vector<T> tau(static_cast<std::size_t>(k));
   taus_of_block_factors(int(k), int(nb), t, int(ldt), tau.data());
-  const std::int64_t lwork = std::int64_t(nb) * std::max<std::int64_t>(1, s == 'L' ? n : m);
+  const int lwork = int(
+      std::min<std::int64_t>(INT_MAX, std::int64_t(nb) * std::max<Int<C>>(1, s == 'L' ? n : m)));
   int checked_info = 0;
-  const OrmqrCall<T> call{s,
-                          tr,
-                          int(m),
-                          int(n),
-                          int(k),
-                          v,
-                          int(ldv),
-                          tau.data(),
-                          c,
-                          int(ldc),
-                          work,
-                          int(std::min<std::int64_t>(INT_MAX, lwork)),
-                          &checked_info};
+  const OrmqrCall<T> call{s, tr,       int(m), int(n), int(k),       v, int(ldv), tau.data(),
+                          c, int(ldc), work,   lwork,  &checked_info};
   bool kept = false;
   dispatch(QrtTraits<T>::ormqr, shape, gemqrt_quick_return(m, n, k), C::figures(), call,
            [&](const OrmqrCall<T>&) {
