@@ -73,4 +73,31 @@ int ormqr_argument_error(char side, char trans, std::int64_t m, std::int64_t n, 
   return 0;
 }
 
+int geqrt_argument_error(std::int64_t m, std::int64_t n, std::int64_t nb, std::int64_t lda,
+                         std::int64_t ldt) {
+  const std::int64_t k = std::min(m, n);
+  if (m < 0) return 1;
+  if (n < 0) return 2;
+  if (nb < 1 || (nb > k && k > 0)) return 3;
+  if (lda < std::max<std::int64_t>(1, m)) return 5;
+  if (ldt < nb) return 7;
+  return 0;
+}
+
+int gemqrt_argument_error(char side, char trans, std::int64_t m, std::int64_t n, std::int64_t k,
+                          std::int64_t nb, std::int64_t ldv, std::int64_t ldt, std::int64_t ldc) {
+  const bool left = same_letter(side, 'L');
+  const std::int64_t q = left ? m : n;  // the order of Q
+  if (!left && !same_letter(side, 'R')) return 1;
+  if (!same_letter(trans, 'N') && !same_letter(trans, 'T')) return 2;
+  if (m < 0) return 3;
+  if (n < 0) return 4;
+  if (k < 0 || k > q) return 5;
+  if (nb < 1 || (nb > k && k > 0)) return 6;
+  if (ldv < std::max<std::int64_t>(1, q)) return 8;
+  if (ldt < nb) return 10;
+  if (ldc < std::max<std::int64_t>(1, m)) return 12;
+  return 0;
+}
+
 }  // namespace switchyard

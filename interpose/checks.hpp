@@ -31,4 +31,13 @@ int orgqr_argument_error(std::int64_t m, std::int64_t n, std::int64_t k, std::in
 int ormqr_argument_error(char side, char trans, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldc,
                          std::int64_t lwork);
 
+// xGEQRT (LAPACK 3.11): 1 M, 2 N, 3 NB (1 <= NB <= min(M, N) unless A is empty), 5 LDA, 7 LDT.
+int geqrt_argument_error(std::int64_t m, std::int64_t n, std::int64_t nb, std::int64_t lda,
+                         std::int64_t ldt);
+
+// xGEMQRT: 1 SIDE, 2 TRANS, 3 M, 4 N, 5 K, 6 NB (1 <= NB <= K unless K = 0), 8 LDV, 10 LDT,
+// 12 LDC.
+int gemqrt_argument_error(char side, char trans, std::int64_t m, std::int64_t n, std::int64_t k,
+                          std::int64_t nb, std::int64_t ldv, std::int64_t ldt, std::int64_t ldc);
+
 }  // namespace switchyard

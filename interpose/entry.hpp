@@ -30,6 +30,14 @@ template <class C, class T>
 void ormqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T* a, Int<C> lda,
            const T* tau, T* c, Int<C> ldc, T* work, Int<C> lwork, Int<C>* info);
 
+// xGEQRT and xGEMQRT with Fortran semantics.
+template <class C, class T>
+void geqrt(Int<C> m, Int<C> n, Int<C> nb, T* a, Int<C> lda, T* t, Int<C> ldt, T* work,
+           Int<C>* info);
+template <class C, class T>
+void gemqrt(char side, char trans, Int<C> m, Int<C> n, Int<C> k, Int<C> nb, const T* v,
+            Int<C> ldv, const T* t, Int<C> ldt, T* c, Int<C> ldc, T* work, Int<C>* info);
+
 // cblas_xgemm and cblas_xsyrk as reference CBLAS has them; `name` is the
 // routine's name in cblas_xerbla's message. The enum arguments are int in
 // both widths.

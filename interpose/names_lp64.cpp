@@ -20,3 +20,7 @@ SWITCHYARD_EXPORT decltype(sorgqr_) sorgqr SWITCHYARD_ALIAS(sorgqr_);
 SWITCHYARD_EXPORT decltype(dorgqr_) dorgqr SWITCHYARD_ALIAS(dorgqr_);
 SWITCHYARD_EXPORT decltype(sormqr_) sormqr SWITCHYARD_ALIAS(sormqr_);
 SWITCHYARD_EXPORT decltype(dormqr_) dormqr SWITCHYARD_ALIAS(dormqr_);
+SWITCHYARD_EXPORT decltype(sgeqrt_) sgeqrt SWITCHYARD_ALIAS(sgeqrt_);
+SWITCHYARD_EXPORT decltype(dgeqrt_) dgeqrt SWITCHYARD_ALIAS(dgeqrt_);
+SWITCHYARD_EXPORT decltype(sgemqrt_) sgemqrt SWITCHYARD_ALIAS(sgemqrt_);
+SWITCHYARD_EXPORT decltype(dgemqrt_) dgemqrt SWITCHYARD_ALIAS(dgemqrt_);

@@ -149,7 +149,9 @@ void* find(const std::string& name, const TableSource& source, void* override_li
   return loaded_definition(name, source);
 }
 
-void* resolve(const std::string& plain, const TableSource& source, void* override_lib) {
+// `plain`'s definition as the table takes it: in the libraries find() searches, else in the
+// safety net; null if none.
+void* resolve_optional(const std::string& plain, const TableSource& source, void* override_lib) {
   const std::string name = source.prefix + plain + source.suffix;
   if (void* found = find(name, source, override_lib)) return found;
   const std::string net_name = plain + source.net_suffix;
@@ -158,6 +160,12 @@ void* resolve(const std::string& plain, const TableSource& source, void* overrid
     void* s = handle ? dlsym(handle, net_name.c_str()) : nullptr;
     if (s && !is_own(s)) return s;
   }
+  return nullptr;
+}
+
+void* resolve(const std::string& plain, const TableSource& source, void* override_lib) {
+  if (void* found = resolve_optional(plain, source, override_lib)) return found;
+  const std::string name = source.prefix + plain + source.suffix;
   if (source.width_probe) {
     std::fprintf(stderr,
                  "switchyard: fatal: no library that Switchyard may call provides %s "
@@ -165,10 +173,7 @@ void* resolve(const std::string& plain, const TableSource& source, void* overrid
                  "without Switchyard\n",
                  name.c_str(), source.ilp64 ? "64" : "32");
   } else {
-    std::fprintf(stderr,
-                 "switchyard: fatal: no BLAS/LAPACK library provides %s; "
-                 "set SWITCHYARD_FALLBACK to one that does\n",
-                 name.c_str());
+    missing_routine(name.c_str());
   }
   std::abort();
 }
@@ -183,7 +188,20 @@ Fn* lookup(const char* plain, const TableSource& source) {
   return reinterpret_cast<Fn*>(resolve(plain, source, override_handle()));
 }
 
+template <class Fn>
+Fn* lookup_optional(const char* plain, const TableSource& source) {
+  return reinterpret_cast<Fn*>(resolve_optional(plain, source, override_handle()));
+}
+
 }  // namespace
+
+void missing_routine(const char* name) {
+  std::fprintf(stderr,
+               "switchyard: fatal: no BLAS/LAPACK library provides %s; "
+               "set SWITCHYARD_FALLBACK to one that does\n",
+               name);
+  std::abort();
+}
 
 void* resolve_symbol(const char* plain, const TableSource& source) {
   return resolve(plain, source, override_handle());
@@ -208,6 +226,10 @@ FallbackTable<I> resolve_table(const TableSource& source) {
   f.dormqr = lookup<OrmqrFn<double, I>>("dormqr_", source);
   f.blas_origin = origin(reinterpret_cast<void*>(f.dgemm));
   f.lapack_origin = origin(reinterpret_cast<void*>(f.dgeqrf));
+  f.sgeqrt = lookup_optional<GeqrtFn<float, I>>("sgeqrt_", source);
+  f.dgeqrt = lookup_optional<GeqrtFn<double, I>>("dgeqrt_", source);
+  f.sgemqrt = lookup_optional<GemqrtFn<float, I>>("sgemqrt_", source);
+  f.dgemqrt = lookup_optional<GemqrtFn<double, I>>("dgemqrt_", source);
   return f;
 }
 

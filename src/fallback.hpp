@@ -46,6 +46,16 @@ using OrmqrFn = void(const char* side, const char* trans, const I* m, const I* n
                      const T* a, const I* lda, const T* tau, T* c, const I* ldc, T* work,
                      const I* lwork, I* info, std::size_t side_len, std::size_t trans_len);
 
+template <class T, class I = int>
+using GeqrtFn = void(const I* m, const I* n, const I* nb, T* a, const I* lda, T* t, const I* ldt,
+                     T* work, I* info);
+
+template <class T, class I = int>
+using GemqrtFn = void(const char* side, const char* trans, const I* m, const I* n, const I* k,
+                      const I* nb, const T* v, const I* ldv, const T* t, const I* ldt, T* c,
+                      const I* ldc, T* work, I* info, std::size_t side_len,
+                      std::size_t trans_len);
+
 template <class I>
 struct FallbackTable {
   GemmFn<float, I>* sgemm;
@@ -60,9 +70,24 @@ struct FallbackTable {
   OrmqrFn<double, I>* dormqr;
   std::string blas_origin;    // the file dgemm was found in
   std::string lapack_origin;  // the file dgeqrf was found in
+  // Found as the others are, but a library without them (LAPACK before 3.4) still serves the
+  // rest: they are null there, and a call that needs one stops with required()'s message.
+  GeqrtFn<float, I>* sgeqrt = nullptr;
+  GeqrtFn<double, I>* dgeqrt = nullptr;
+  GemqrtFn<float, I>* sgemqrt = nullptr;
+  GemqrtFn<double, I>* dgemqrt = nullptr;
 };
 using Fallback = FallbackTable<int>;
 using Fallback64 = FallbackTable<std::int64_t>;
+
+// A routine of a table that may lack it (xGEQRT, xGEMQRT), named `name` ("dgeqrt_"): `fn`,
+// or when it is null, a fatal error with the message of a routine found nowhere.
+[[noreturn]] void missing_routine(const char* name);
+template <class Fn>
+Fn* required(Fn* fn, const char* name) {
+  if (!fn) missing_routine(name);
+  return fn;
+}
 
 // Resolved once, on first use. A symbol found nowhere is a fatal error with a
 // clear message: there is no way to compute a correct answer without it.

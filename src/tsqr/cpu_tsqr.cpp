@@ -229,7 +229,9 @@ int factor_single_block(int m, int n, T* a, int lda, T* tau, const Lapack<T>& la
   if (lwork < 0) return kWorkspaceQuery;
   std::vector<T> work;
   try {
-    work.resize(std::size_t(lwork));
+    // At least N, the least xGEQRF takes: an ILAENV that gives NB = 0 (LAPACK's test programs'
+    // in their QRT path) makes the query answer less.
+    work.resize(std::size_t(std::max(lwork, n)));
   } catch (const std::bad_alloc&) {
     return kOutOfMemory;
   }
