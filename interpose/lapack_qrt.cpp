@@ -68,6 +68,15 @@ const char* gemqrt_quick_return(std::int64_t m, std::int64_t n, std::int64_t k) 
 
 }  // namespace
 
+// Switchyard's own xSYRK of convention C, as a BLAS function: the Gram products of
+// form_block_factors go through the router too.
+template <class C, class T>
+void routed_syrk(const char* uplo, const char* trans, const Int<C>* n, const Int<C>* k,
+                 const T* alpha, const T* a, const Int<C>* lda, const T* beta, T* c,
+                 const Int<C>* ldc, std::size_t, std::size_t) {
+  syrk<C, T>(*uplo, *trans, *n, *k, *alpha, a, *lda, *beta, c, *ldc);
+}
+
 template <class C, class T>
 void geqrt(Int<C> m, Int<C> n, Int<C> nb, T* a, Int<C> lda, T* t, Int<C> ldt, T* work,
            Int<C>* info) {
@@ -96,11 +105,12 @@ void geqrt(Int<C> m, Int<C> n, Int<C> nb, T* a, Int<C> lda, T* t, Int<C> ldt, T*
              run_next();
            });
   if (kept) return;
-  // T from V's Gram matrices, by the program's own BLAS rather than the routed xSYRK: products
-  // of at most NB columns over the rows of a matrix in host memory, at most half the
-  // factorization's flops, are not worth a device's start, nor a trace line per block.
-  form_block_factors(QrtTraits<T>::template next_syrk<C>(), int(m), int(n), int(nb), a, int(lda),
-                     tau.data(), t, int(ldt));
+  // T from V's Gram matrices, through the routed xSYRK, which the router weighs as any other:
+  // a Gram product of NB columns over every row is the shape BLAS libraries run worst. On the
+  // H200 host OpenBLAS's dsyrk made T of 2^22 x 64 (NB = 32) in about 650 ms, against 104 ms
+  // for the factorization itself on the device.
+  form_block_factors(&routed_syrk<C, T>, int(m), int(n), int(nb), a, int(lda), tau.data(), t,
+                     int(ldt));
   *info = checked_info;
 }
 

@@ -41,7 +41,7 @@ Tall tall(int size, int width) {
 }
 // The timed runs of the CPU TSQR at each shape, after one untimed.
 constexpr int kCpuTsqrRuns = 5;
-// The QR that times a cold CUDA start, and the columns of ormqr's C at every width.
+// The QR that times a cold CUDA start.
 constexpr Tall kNarrow = {1 << 17, 32};
 
 template <class T>
@@ -168,7 +168,7 @@ void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, int size, 
   const bool d = p == 0;
   // C of ormqr keeps 32 columns at every width: only the reflectors' count changes. The
   // workspace lets each routine block as it likes (blocks of up to 64, and ormqr's T).
-  const int m = shape.rows, n = shape.cols, c_cols = kNarrow.cols;
+  const int m = shape.rows, n = shape.cols, c_cols = kOrmqrColumns;
   const int lwork = 64 * std::max(n, c_cols) + 65 * 64;
   // The large size has no untimed run: the small one has warmed the threads, and each of its
   // runs takes up to 3 s in reference LAPACK.

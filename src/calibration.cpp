@@ -309,7 +309,7 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
                  r == Routine::psgeqrf || r == Routine::sorgqr || r == Routine::sormqr)
                     ? 1
                     : 0;
-  const double flops = routine_flops(r, s);
+  double flops = routine_flops(r, s);
   double gflops = 1.0;
   switch (r) {
     case Routine::sgemm:
@@ -348,10 +348,19 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
       gflops = qr_rate_at(rates.orgqr, p, s.k, double(s.m) * double(s.k));
       break;
     case Routine::sormqr:
-    case Routine::dormqr:
-      // Q is m x m (SIDE = 'L') or n x n, of k reflectors.
-      gflops = qr_rate_at(rates.ormqr, p, s.k, double(s.transa == 'L' ? s.m : s.n) * double(s.k));
+    case Routine::dormqr: {
+      // Q is m x m (SIDE = 'L') or n x n, of k reflectors. Applied to fewer columns (rows) of C
+      // than the kOrmqrColumns it is measured with, it takes as long as with that many: each
+      // pass over the reflectors reads all of V whatever C's width, and those passes set the
+      // time. OpenBLAS's dormqr of 64 reflectors of 2^22 rows took 1.03 s on one column of C
+      // on the H200 host, about its time on 32, where its flops at the rate measured on 32
+      // columns gave a 32nd of that.
+      const bool left = s.transa == 'L';
+      const double order = double(left ? s.m : s.n), across = double(left ? s.n : s.m);
+      if (across < kOrmqrColumns) flops *= kOrmqrColumns / across;
+      gflops = qr_rate_at(rates.ormqr, p, s.k, order * double(s.k));
       break;
+    }
   }
   // Nothing runs faster than a large square gemm.
   gflops = std::min(gflops, rates.gemm_square[p]);

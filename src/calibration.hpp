@@ -37,6 +37,8 @@ inline constexpr int kQrWidthCount = 4;
 // and 7.3 on 2^22, where one size alone put 2^18 x 128 at 0.23 s in OpenBLAS against 0.34.
 inline constexpr long kQrSizes[] = {1L << 22, 1L << 25};
 inline constexpr int kQrSizeCount = 2;
+// The columns of C xORMQR's rates are measured with, at every width.
+inline constexpr int kOrmqrColumns = 32;
 
 // GFLOP/s of the fallback by class of call; [0] double, [1] single.
 struct FallbackRates {
