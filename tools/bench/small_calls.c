@@ -3,12 +3,16 @@
  * The small calls a program makes by the million (a finite-element code's element matrices, a
  * Kalman filter's updates), each repeated in a loop as a program linked with reference
  * -llapack -lblas makes them, for `switchyard bench routing`'s small-call table: CALLS times,
- * or as many as take about kLoopSeconds where fewer do, after 1000 untimed. Prints one line
- * per call: NAME NANOSECONDS-PER-CALL CHECKSUM. */
+ * or as many as take about kLoopSeconds where fewer do, after 1000 untimed; last, a 4 x 4
+ * dgemm on every core at once, each thread on its own matrices, as a threaded program makes
+ * them (its time per call is each thread's). Prints one line per call: NAME
+ * NANOSECONDS-PER-CALL CHECKSUM. */
 #include <cblas.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 void dgemm_(const char*, const char*, const int*, const int*, const int*, const double*,
             const double*, const int*, const double*, const int*, const double*, double*,
@@ -89,6 +93,40 @@ static void call(const struct Case* s) {
   }
 }
 
+/* One thread's loop of 4 x 4 dgemm calls on matrices of its own. */
+struct Worker {
+  pthread_t thread;
+  long count;
+  double c[16];
+};
+
+static void* run_worker(void* arg) {
+  struct Worker* w = arg;
+  const int n = 4;
+  const double one = 1.0, zero = 0.0;
+  for (long r = 0; r < w->count; ++r) {
+    dgemm_("N", "N", &n, &n, &n, &one, a, &n, b, &n, &zero, w->c, &n, 1, 1);
+  }
+  return NULL;
+}
+
+/* Nanoseconds per call of each of `threads` threads making `count` calls at once. */
+static double threaded_ns(int threads, long count, double* check) {
+  struct Worker* workers = calloc((size_t)threads, sizeof *workers);
+  if (!workers) return 0.0;
+  const double start = now_s();
+  int started = 0;
+  for (; started < threads; ++started) {
+    workers[started].count = count;
+    if (pthread_create(&workers[started].thread, NULL, run_worker, &workers[started]) != 0) break;
+  }
+  for (int t = 0; t < started; ++t) pthread_join(workers[t].thread, NULL);
+  const double seconds = now_s() - start;
+  *check = started > 0 ? workers[0].c[0] : 0.0;
+  free(workers);
+  return started == threads ? seconds / (double)count * 1e9 : 0.0;
+}
+
 int main(int argc, char** argv) {
   const long calls = argc > 1 ? atol(argv[1]) : 0;
   if (calls <= 0) {
@@ -119,5 +157,11 @@ int main(int argc, char** argv) {
     const double seconds = now_s() - start;
     printf("%s\t%.1f\t%.6g\n", s->name, seconds / (double)count * 1e9, c[0] + cs[0] + qr[0]);
   }
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  const int threads = cores > 1 ? (int)cores : 2;
+  double check = 0.0;
+  threaded_ns(threads, 1000, &check);
+  const double each = threaded_ns(threads, calls, &check);
+  printf("dgemm N N 4 4 4, %d threads\t%.1f\t%.6g\n", threads, each, check);
   return 0;
 }
