@@ -386,9 +386,17 @@ TEST(FallbackSpeed, QrRunsFasterWhenWider) {
   for (int z = 0; z < kQrSizeCount; ++z) {
     for (int w = 0; w < kQrWidthCount; ++w) r.ormqr[z][w][0] = 4.0;
   }
-  const Shape apply{1 << 16, 16, 128, 'L', 'T'};
+  const Shape apply{1 << 16, 32, 128, 'L', 'T'};
   EXPECT_NEAR(routine_flops(Routine::dormqr, apply) / fallback_seconds(r, Routine::dormqr, apply),
               4e9, 1.0);
+  // A C narrower than the kOrmqrColumns it is measured with costs as much as that many: its
+  // passes over the reflectors set the time, on either side.
+  EXPECT_DOUBLE_EQ(fallback_seconds(r, Routine::dormqr, Shape{1 << 16, 1, 128, 'L', 'T'}),
+                   fallback_seconds(r, Routine::dormqr, apply));
+  EXPECT_DOUBLE_EQ(fallback_seconds(r, Routine::dormqr, Shape{4, 1 << 16, 128, 'R', 'N'}),
+                   fallback_seconds(r, Routine::dormqr, Shape{32, 1 << 16, 128, 'R', 'N'}));
+  EXPECT_GT(fallback_seconds(r, Routine::dormqr, Shape{1 << 16, 64, 128, 'L', 'T'}),
+            1.9 * fallback_seconds(r, Routine::dormqr, apply));
 }
 
 // And it goes by the matrix's size: the rate measured in the caches (2^22 elements) up to it,
