@@ -55,8 +55,9 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures,
   if (!quick && gpu && gpu->resident) s.on_device = gpu->resident(call);
   CallRecord record(r, s);
   device::start_in_background_once(config().start == StartMode::background);
-  // A call that goes to the fallback on sight costs a few nanoseconds more than the fallback
-  // alone, unless the trace wants its reason.
+  // A call that goes to the fallback on sight is neither weighed nor described (unless the trace
+  // wants its reason): it costs its checks, its count and its time (docs/router.md, "Small
+  // calls").
   if (!record.traced() && fallback_on_sight(config(), r, s, quick)) {
     run_fallback(call);
     return;
