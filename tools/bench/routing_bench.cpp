@@ -8,6 +8,11 @@
 //   fallback  the fallback library alone, preloaded, no Switchyard;
 //   gpu       Switchyard preloaded with the routine forced onto its device route;
 //   cpu       the same forced onto its route on the host's cores (dgeqrf's CPU TSQR).
+// Whole LAPACK drivers (dgesdd, dsyevd, dgels, ...; switchyard-bench-call's list) run the same
+// way against the fallback alone: Switchyard never takes the driver itself, only the routed calls
+// it makes, so its row has no forced routes, its route column reads "nested", and the line under
+// it counts those calls by route (from SWITCHYARD_REPORT, which costs nothing a call, where a
+// trace line for each of thousands of small calls would).
 // The first call of each process is the cold one (a fresh process, devices not started).
 // Warm is the best of R calls made after the same call has been repeated for S seconds (2 by
 // default) in the routed process, as in a program with a history of such calls, where the
@@ -17,8 +22,10 @@
 // first call varies by up to a third from process to process (the CUDA driver's start took
 // either about 105 or about 190 ms in back-to-back processes on the H200), so where the two cold
 // times are within that of each other, each side's cold time is the median of C fresh processes
-// (--cold-samples, 3 by default), the first of them the column's own. A forced route that does
-// not take the call (no device) is not a route to compare with.
+// (--cold-samples, 3 by default), the first of them the column's own; a driver's warm time too,
+// since OpenBLAS's own times vary as much from process to process. A forced route that does
+// not take the call (no device) is not a route to compare with, and a driver whose routed calls
+// all ran in the fallback is not judged: it ran the fallback's own code.
 //
 // Then, unless --small-calls 0, the small-call table (small_calls.cpp): what the router's look
 // costs the small calls that stay in the fallback, in nanoseconds per call.
@@ -99,6 +106,34 @@ Shape qr(const char* routine, long m, long n, long k = 0) {
   return {routine, args, flops};
 }
 
+// A whole LAPACK driver. Its flops are left at 0: a driver's fallback run is never skipped
+// (below), and they are counted for nothing else.
+Shape driver(const char* name, const std::vector<long>& sizes) {
+  std::vector<std::string> args;
+  for (long v : sizes) args.push_back(std::to_string(v));
+  return {name, args, 0.0};
+}
+
+bool is_driver(const std::string& routine) {
+  for (const char* d : {"dgesv", "dposv", "dsyevd", "dgesdd", "dgels", "dgelsd", "dgeqp3"}) {
+    if (routine == d) return true;
+  }
+  return false;
+}
+
+// The drivers a program calls, on the shapes where their routed calls are large: the square
+// solvers and eigensolvers of 4096 (dgesv and dposv: OpenBLAS runs their factorizations in its
+// own code, so they show what preloading costs a call that is not taken), and least squares, SVD
+// and pivoted QR of tall matrices.
+std::vector<Shape> drivers(bool quick) {
+  if (quick) return {driver("dsyevd", {2048}), driver("dgesdd", {1 << 20, 64})};
+  return {driver("dgesv", {4096, 1}),         driver("dposv", {4096, 1}),
+          driver("dsyevd", {2048}),           driver("dsyevd", {4096}),
+          driver("dgesdd", {4096, 4096}),     driver("dgesdd", {1 << 20, 64}),
+          driver("dgesdd", {1 << 18, 256}),   driver("dgels", {1 << 22, 64, 1}),
+          driver("dgelsd", {1 << 20, 64, 1}), driver("dgeqp3", {1 << 20, 64})};
+}
+
 // The shapes of the sweep, or a few of them (--quick).
 std::vector<Shape> sweep(bool quick) {
   std::vector<Shape> s;
@@ -154,6 +189,8 @@ std::vector<Shape> sweep(bool quick) {
       s.push_back(qr("dormqr", 1L << r, 16, n));
     }
   }
+  if (!quick) s.push_back(qr("dgeqrf", 4096, 4096));  // square: blocked, its updates routed
+  for (const Shape& d : drivers(quick)) s.push_back(d);
   return s;
 }
 
@@ -162,7 +199,7 @@ bool parse_shape(const std::string& text, Shape& shape) {
   std::vector<std::string> parts;
   std::stringstream in(text);
   for (std::string part; std::getline(in, part, ':');) parts.push_back(part);
-  if (parts.size() < 3) return false;
+  if (parts.size() < 2) return false;
   const std::string& r = parts[0];
   const auto number = [&](std::size_t i) { return std::atol(parts[i].c_str()); };
   if ((r == "dgemm" || r == "sgemm") && parts.size() == 6) {
@@ -176,6 +213,10 @@ bool parse_shape(const std::string& text, Shape& shape) {
     shape = qr(r.c_str(), number(1), number(2));
   } else if (r == "dormqr" && parts.size() == 4) {
     shape = qr(r.c_str(), number(1), number(2), number(3));
+  } else if (is_driver(r)) {
+    std::vector<long> sizes;
+    for (std::size_t i = 1; i < parts.size(); ++i) sizes.push_back(number(i));
+    shape = driver(r.c_str(), sizes);  // switchyard-bench-call checks how many
   } else {
     return false;
   }
@@ -188,10 +229,35 @@ struct Run {
   bool skipped = false;
   double cold = 0, warm = 0;  // ms
   int cold_samples = 1;       // fresh processes whose median `cold` is
+  int warm_samples = 1;       // the same of `warm` (a driver's)
   double check = 0;
   int calls = 0;
   std::string cold_route, warm_route, cold_reason, warm_reason, error;
+  std::string nested;         // a driver's routed calls by route, from the report
+  bool all_in_fallback = false;  // every one of them ran in the fallback
 };
+
+// "dgemm 340 (gpu 12), dgeqrf 1 (cpu 1)" from a SWITCHYARD_REPORT table: the process's routed
+// calls, each routine's count and those not left to the fallback.
+std::string summarize_report(const std::string& report, bool& all_in_fallback) {
+  all_in_fallback = true;
+  std::istringstream lines(report);
+  std::string line, summary;
+  std::getline(lines, line);  // the column heads
+  while (std::getline(lines, line) && line.rfind("time includes", 0) != 0) {
+    std::istringstream words(line);
+    std::string routine;
+    unsigned long long calls = 0, fallback = 0, cpu = 0, gpu = 0;
+    if (!(words >> routine >> calls >> fallback >> cpu >> gpu)) continue;
+    all_in_fallback = all_in_fallback && gpu == 0 && cpu == 0;
+    std::string routes;
+    if (gpu) routes += "gpu " + std::to_string(gpu);
+    if (cpu) routes += std::string(routes.empty() ? "" : ", ") + "cpu " + std::to_string(cpu);
+    summary += std::string(summary.empty() ? "" : ", ") + routine + " " + std::to_string(calls) +
+               " (" + (routes.empty() ? "all fallback" : routes) + ")";
+  }
+  return summary.empty() ? "no routed calls" : summary;
+}
 
 
 // The route and reason of the top-level calls of `routine` in a trace, first and last (the
@@ -234,6 +300,12 @@ Run run_child(const Shape& shape, const std::string& environment, double warm_up
     char buffer[4096];
     while (std::fgets(buffer, sizeof buffer, child)) output += buffer;
     const int status = pclose(child);
+    // The report, when asked for, comes last (at exit, on stderr; the child has flushed its
+    // line of times by then).
+    if (const std::size_t r = output.find("switchyard report\n"); r != std::string::npos) {
+      run.nested = summarize_report(output.substr(output.find('\n', r) + 1), run.all_in_fallback);
+      output.erase(r);
+    }
     std::istringstream words(
         output.substr(output.rfind("ms ") == std::string::npos ? 0 : output.rfind("ms ")));
     std::string word;
@@ -251,28 +323,37 @@ Run run_child(const Shape& shape, const std::string& environment, double warm_up
     }
   }
   if (traced) read_trace(trace, shape.routine, run);
+  if (is_driver(shape.routine)) run.cold_route = run.warm_route = "nested";
   unlink(trace);
   return run;
 }
 
-// Each side's cold time as the median of `samples` fresh processes, `run`'s own first: more
-// processes run only while the two are within kColdNoise of each other.
-constexpr double kColdNoise = 1.35;
-void settle_cold(const Shape& shape, Run& ours, const std::string& ours_environment, Run& other,
-                 const std::string& other_environment, int samples) {
-  if (!ours.ran || !other.ran || samples <= 1) return;
-  const double ratio = ours.cold / other.cold;
-  if (ratio > kColdNoise || ratio < 1 / kColdNoise) return;
-  for (auto [run, environment] :
-       {std::pair{&ours, &ours_environment}, std::pair{&other, &other_environment}}) {
-    std::vector<double> colds{run->cold};
+// A process's time varies by up to a third from process to process (the CUDA driver's start;
+// OpenBLAS alone ran dgesv 4096 in 955 to 1356 ms in twelve processes on the H100 host). Where
+// the two sides are within kNoise of each other, each side's time is the median of `samples`
+// fresh processes, the run's own first: its cold time, or with `warm` its warm time (the best
+// of `repeat` calls after the side's warm-up, in each process).
+constexpr double kNoise = 1.35;
+struct Side {
+  Run* run;
+  const std::string* environment;
+  double warm_up_s;
+};
+void settle(const Shape& shape, Side ours, Side other, int samples, bool warm, int repeat) {
+  if (!ours.run->ran || !other.run->ran || samples <= 1) return;
+  const auto time = [warm](Run& r) -> double& { return warm ? r.warm : r.cold; };
+  const double ratio = time(*ours.run) / time(*other.run);
+  if (ratio > kNoise || ratio < 1 / kNoise) return;
+  for (const Side& side : {ours, other}) {
+    std::vector<double> times{time(*side.run)};
     for (int i = 1; i < samples; ++i) {
-      const Run again = run_child(shape, *environment, 0.0, 0, false);
-      if (again.ran) colds.push_back(again.cold);
+      Run again = run_child(shape, *side.environment, warm ? side.warm_up_s : 0.0,
+                            warm ? repeat : 0, false);
+      if (again.ran) times.push_back(time(again));
     }
-    std::nth_element(colds.begin(), colds.begin() + colds.size() / 2, colds.end());
-    run->cold = colds[colds.size() / 2];
-    run->cold_samples = int(colds.size());
+    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+    time(*side.run) = times[times.size() / 2];
+    (warm ? side.run->warm_samples : side.run->cold_samples) = int(times.size());
   }
 }
 
@@ -284,7 +365,7 @@ std::string ms(const Run& r, bool cold) {
   if (!r.ran) return "fail";
   char text[32];
   std::snprintf(text, sizeof text, "%.1f%s", cold ? r.cold : r.warm,
-                cold && r.cold_samples > 1 ? "*" : "");
+                (cold ? r.cold_samples : r.warm_samples) > 1 ? "*" : "");
   return text;
 }
 
@@ -356,7 +437,13 @@ int routing_main(int argc, char** argv) {
                    "usage: switchyard bench routing [--fallback LIB] [--routines LIST] "
                    "[--shapes R:ARGS,...]\n"
                    "         [--repeat R] [--warm-up S] [--cold-samples C] [--quick] "
-                   "[--max-seconds S] [--skip-gpu] [--small-calls N] [--out PATH]\n");
+                   "[--max-seconds S] [--skip-gpu] [--small-calls N] [--out PATH]\n"
+                   "  --routines: dgemm, sgemm, dsyrk, ssyrk, dgeqrf, dorgqr, dormqr, or a "
+                   "LAPACK driver\n"
+                   "    (dgesv, dposv, dsyevd, dgesdd, dgels, dgelsd, dgeqp3); programs: every "
+                   "driver\n"
+                   "  --shapes: e.g. dgemm:T:N:64:64:4194304, dgram:64:4194304, "
+                   "dgesdd:1048576:64, dgels:4194304:64:1\n");
       return 2;
     }
   }
@@ -374,8 +461,11 @@ int routing_main(int argc, char** argv) {
   if (!o.routines.empty()) {
     shapes.erase(std::remove_if(shapes.begin(), shapes.end(),
                                 [&](const Shape& s) {
-                                  return std::find(o.routines.begin(), o.routines.end(),
-                                                   s.routine) == o.routines.end();
+                                  const auto has = [&](const std::string& name) {
+                                    return std::find(o.routines.begin(), o.routines.end(),
+                                                     name) != o.routines.end();
+                                  };
+                                  return !has(s.routine) && !(is_driver(s.routine) && has("programs"));
                                 }),
                  shapes.end());
   }
@@ -404,25 +494,28 @@ int routing_main(int argc, char** argv) {
     const Shape& s = shapes[i];
     std::fprintf(stderr, "\rrouting: %zu/%zu %-40s", i + 1, shapes.size(), s.text().c_str());
     std::fflush(stderr);
+    const bool program = is_driver(s.routine);
     const auto known = fallback_gflops.find(s.routine);
     // A shape whose fallback call would take longer than --max-seconds at the best rate seen
-    // on a smaller one is not run in the fallback.
+    // on a smaller one is not run in the fallback. A driver always runs: its rate on one shape
+    // says little of another (a tall SVD is a QR, a square one a bidiagonalization).
     const double estimate = known != fallback_gflops.end() ? s.flops / (known->second * 1e9) : 0.0;
     Run fb;
-    if (known != fallback_gflops.end() && estimate > o.max_seconds) {
+    if (!program && known != fallback_gflops.end() && estimate > o.max_seconds) {
       fb.skipped = true;
     } else {
       fb = run_child(s, alone, 0.0, o.repeat, false);
-      if (fb.ran) {
+      if (fb.ran && !program) {
         const double rate = s.flops / (fb.warm * 1e6);
         fallback_gflops[s.routine] = std::max(fallback_gflops[s.routine], rate);
       }
     }
-    Run ours = run_child(s, routed, o.warm_up_s, o.repeat, true);
+    Run ours = run_child(s, program ? routed + " SWITCHYARD_REPORT=1" : routed, o.warm_up_s,
+                         o.repeat, !program);
     const std::string forced = routed + " SWITCHYARD_ROUTE_" + upper_case(s.routine) + "=";
     Run gpu, cpu;
-    gpu.skipped = !o.gpu;
-    if (o.gpu) gpu = run_child(s, forced + "gpu", 0.0, o.repeat, true);
+    gpu.skipped = !o.gpu || program;
+    if (!gpu.skipped) gpu = run_child(s, forced + "gpu", 0.0, o.repeat, true);
     cpu.skipped = !has_cpu_route(s.routine);
     if (!cpu.skipped) cpu = run_child(s, forced + "cpu", 0.0, o.repeat, true);
     const Way ways[] = {
@@ -439,12 +532,21 @@ int routing_main(int argc, char** argv) {
       return best;
     };
     if (const Way* other = ours.ran ? best_other(true) : nullptr) {
-      settle_cold(s, ours, routed, *other->run, other->environment, o.cold_samples);
+      settle(s, {&ours, &routed, o.warm_up_s}, {other->run, &other->environment, 0.0},
+             o.cold_samples, false, o.repeat);
+      // A driver's warm calls vary from process to process as much as its cold ones.
+      if (program) {
+        settle(s, {&ours, &routed, o.warm_up_s}, {other->run, &other->environment, 0.0},
+               o.cold_samples, true, o.repeat);
+      }
     }
     std::string verdict = "ok";
+    // A driver whose routed calls all ran in the fallback ran the fallback's own code: no route
+    // was chosen that could be wrong, and what its times differ by is the processes'.
+    const bool chose_nothing = program && ours.all_in_fallback;
     const auto judge = [&](bool cold) {
       const Way* other = best_other(cold);
-      if (!ours.ran || !other) return false;
+      if (!ours.ran || !other || chose_nothing) return false;
       return slower(cold ? ours.cold : ours.warm, cold ? other->run->cold : other->run->warm);
     };
     const bool bad_cold = judge(true), bad_warm = judge(false);
@@ -466,8 +568,9 @@ int routing_main(int argc, char** argv) {
                 ms(fb, true).c_str(), ms(fb, false).c_str(), ms(gpu, true).c_str(),
                 ms(gpu, false).c_str(), ms(cpu, true).c_str(), ms(cpu, false).c_str(),
                 verdict.c_str());
-    if (bad_cold) std::printf("%34s cold: %s\n", "", ours.cold_reason.c_str());
-    if (bad_warm) {
+    if (program) std::printf("%34s nested: %s\n", "", ours.nested.c_str());
+    if (bad_cold && !program) std::printf("%34s cold: %s\n", "", ours.cold_reason.c_str());
+    if (bad_warm && !program) {
       std::printf("%34s warm, after %d calls: %s\n", "", ours.calls, ours.warm_reason.c_str());
     }
     for (const Way* forced_way : {&ways[1], &ways[2]}) {
@@ -482,13 +585,14 @@ int routing_main(int argc, char** argv) {
                    ours.cold_route.c_str(), ours.warm_route.c_str(), ms(ours, true).c_str(),
                    ms(ours, false).c_str(), ms(fb, true).c_str(), ms(fb, false).c_str(),
                    ms(gpu, true).c_str(), ms(gpu, false).c_str(), ms(cpu, true).c_str(),
-                   ms(cpu, false).c_str(), verdict.c_str(), ours.cold_reason.c_str());
+                   ms(cpu, false).c_str(), verdict.c_str(),
+                   (program ? ours.nested : ours.cold_reason).c_str());
     }
   }
   if (out) std::fclose(out);
   std::printf(
       "summary: %d shapes, %d wrong choices cold, %d warm (chosen route at least 10%% "
-      "and 5 ms slower than another); * the median of %d processes' cold calls\n",
+      "and 5 ms slower than another); * the median of %d processes\n",
       rows, wrong_cold, wrong_warm, o.cold_samples);
   if (o.small_calls > 0) print_small_calls(alone, routed, o.small_calls, 5);
   return 0;

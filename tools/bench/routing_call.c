@@ -18,7 +18,23 @@
  *   dsyrk|ssyrk UPLO TRANS N K           C = A^T A or A A^T, one triangle
  *   dgeqrf|sgeqrf M N                    QR of an M x N matrix
  *   dorgqr M N                           Q's first N columns from N reflectors
- *   dormqr M N K                         Q^T C, C of M x N, from K reflectors (SIDE = 'L') */
+ *   dormqr M N K                         Q^T C, C of M x N, from K reflectors (SIDE = 'L')
+ *
+ * and whole LAPACK drivers, as a program calls them (their own BLAS/LAPACK calls inside, which a
+ * preloaded library may take; the drivers themselves are never Switchyard's):
+ *
+ *   dgesv N NRHS                         LU solve of a random N x N system
+ *   dposv N NRHS                         Cholesky solve of a symmetric, diagonally dominant one
+ *   dsyevd N                             eigenvalues and eigenvectors of a random symmetric matrix
+ *   dgesdd M N                           thin SVD (JOBZ = 'S') of an M x N matrix
+ *   dgels M N NRHS                       least squares by QR
+ *   dgelsd M N NRHS                      least squares by SVD (NumPy's lstsq), RCOND = -1
+ *   dgeqp3 M N                           QR with column pivoting (SciPy's qr(pivoting=True))
+ *
+ * Their checksums read what does not depend on sign conventions: the solution, the eigen- or
+ * singular values, the magnitudes of R's diagonal. Operands are made without any BLAS/LAPACK
+ * call, so that the driver's first call is the process's first routed one. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +58,19 @@ void dorgqr_(const int*, const int*, const int*, double*, const int*, const doub
 void dormqr_(const char*, const char*, const int*, const int*, const int*, const double*,
              const int*, const double*, double*, const int*, double*, const int*, int*, size_t,
              size_t);
+void dgesv_(const int*, const int*, double*, const int*, int*, double*, const int*, int*);
+void dposv_(const char*, const int*, const int*, double*, const int*, double*, const int*, int*,
+            size_t);
+void dsyevd_(const char*, const char*, const int*, double*, const int*, double*, double*,
+             const int*, int*, const int*, int*, size_t, size_t);
+void dgesdd_(const char*, const int*, const int*, double*, const int*, double*, double*,
+             const int*, double*, const int*, double*, const int*, int*, int*, size_t);
+void dgels_(const char*, const int*, const int*, const int*, double*, const int*, double*,
+            const int*, double*, const int*, int*, size_t);
+void dgelsd_(const int*, const int*, const int*, double*, const int*, double*, const int*,
+             double*, const double*, int*, double*, const int*, int*, int*);
+void dgeqp3_(const int*, const int*, double*, const int*, int*, double*, double*, const int*,
+             int*);
 
 static double now_ms(void) {
   struct timespec t;
@@ -88,7 +117,137 @@ struct Problem {
   int m, n, k, lda, ldb, lwork, double_precision;
   void *a, *a0, *b, *c, *c0, *tau, *work;
   size_t ca, cc;
+  /* The drivers': right-hand sides B (from B0), the values they return (eigen- or singular
+     values), U and VT, integer workspace or pivots. */
+  int nrhs, liwork;
+  double *b0, *values, *u, *vt;
+  int* ints;
+  size_t cb;
 };
+
+static int is_driver(const char* r) {
+  return !strcmp(r, "dgesv") || !strcmp(r, "dposv") || !strcmp(r, "dsyevd") ||
+         !strcmp(r, "dgesdd") || !strcmp(r, "dgels") || !strcmp(r, "dgelsd") ||
+         !strcmp(r, "dgeqp3");
+}
+
+/* One driver call; A and B restored from A0 and B0 before the clock starts. */
+static double call_driver(struct Problem* p, int* info) {
+  const char* r = p->routine;
+  const double rcond = -1;
+  int rank = 0;
+  double* a = p->a;
+  double t;
+  memcpy(p->a, p->a0, p->ca * 8);
+  if (p->b0) memcpy(p->b, p->b0, p->cb * 8);
+  if (!strcmp(r, "dgeqp3")) memset(p->ints, 0, (size_t)p->n * sizeof(int)); /* every column free */
+  t = now_ms();
+  if (!strcmp(r, "dgesv")) {
+    dgesv_(&p->n, &p->nrhs, a, &p->n, p->ints, p->b, &p->ldb, info);
+  } else if (!strcmp(r, "dposv")) {
+    dposv_("L", &p->n, &p->nrhs, a, &p->n, p->b, &p->ldb, info, 1);
+  } else if (!strcmp(r, "dsyevd")) {
+    dsyevd_("V", "L", &p->n, a, &p->n, p->values, p->work, &p->lwork, p->ints, &p->liwork, info,
+            1, 1);
+  } else if (!strcmp(r, "dgesdd")) {
+    const int k = p->m < p->n ? p->m : p->n;
+    dgesdd_("S", &p->m, &p->n, a, &p->m, p->values, p->u, &p->m, p->vt, &k, p->work, &p->lwork,
+            p->ints, info, 1);
+  } else if (!strcmp(r, "dgels")) {
+    dgels_("N", &p->m, &p->n, &p->nrhs, a, &p->m, p->b, &p->ldb, p->work, &p->lwork, info, 1);
+  } else if (!strcmp(r, "dgelsd")) {
+    dgelsd_(&p->m, &p->n, &p->nrhs, a, &p->m, p->b, &p->ldb, p->values, &rcond, &rank, p->work,
+            &p->lwork, p->ints, info);
+  } else {
+    dgeqp3_(&p->m, &p->n, a, &p->m, p->ints, p->tau, p->work, &p->lwork, info);
+  }
+  return now_ms() - t;
+}
+
+/* A driver's operands and workspace (from its own query, made before any clock starts); 0 when
+   the arguments are wrong. */
+static int make_driver(int shape_args, char** argv, struct Problem* p) {
+  const char* r = p->routine;
+  const int square = !strcmp(r, "dgesv") || !strcmp(r, "dposv") || !strcmp(r, "dsyevd");
+  const int rhs = !strcmp(r, "dgesv") || !strcmp(r, "dposv") || !strcmp(r, "dgels") ||
+                  !strcmp(r, "dgelsd");
+  const int expected = (square ? 1 : 2) + (rhs ? 1 : 0);
+  int info = 0, lwork = -1, liwork = -1, k, i, j;
+  double query = 0;
+  if (shape_args != expected) return 0;
+  p->m = atoi(argv[2]);
+  p->n = square ? p->m : atoi(argv[3]);
+  p->nrhs = rhs ? atoi(argv[2 + expected - 1]) : 0;
+  if (p->m < 1 || p->n < 1 || (rhs && p->nrhs < 1)) return 0;
+  k = p->m < p->n ? p->m : p->n;
+  p->ca = (size_t)p->m * p->n;
+  p->a0 = take(p->ca * 8), p->a = take(p->ca * 8);
+  fill(p->a0, NULL, p->ca, 1);
+  if (square) { /* symmetric; for dposv diagonally dominant, so positive definite */
+    double* a0 = p->a0;
+    for (j = 0; j < p->n; ++j) {
+      for (i = 0; i < j; ++i) a0[(size_t)j * p->n + i] = a0[(size_t)i * p->n + j];
+      if (!strcmp(r, "dposv")) a0[(size_t)j * p->n + j] = p->n;
+    }
+  }
+  if (rhs) {
+    p->ldb = p->m > p->n ? p->m : p->n;
+    p->cb = (size_t)p->ldb * p->nrhs;
+    p->b0 = take(p->cb * 8), p->b = take(p->cb * 8);
+    fill(p->b0, NULL, p->cb, 2);
+  }
+  p->values = take((size_t)p->n * 8);
+  p->tau = take((size_t)k * 8);
+  /* Integer workspace: pivots, or dgesdd's 8 min(M, N), or the queried size below. */
+  p->liwork = 8 * k + p->n;
+  p->ints = take((size_t)p->liwork * sizeof(int));
+  if (!strcmp(r, "dgesdd")) {
+    p->u = take((size_t)p->m * k * 8), p->vt = take((size_t)k * p->n * 8);
+    dgesdd_("S", &p->m, &p->n, p->a, &p->m, p->values, p->u, &p->m, p->vt, &k, &query, &lwork,
+            p->ints, &info, 1);
+  } else if (!strcmp(r, "dsyevd")) {
+    int iquery = 0;
+    dsyevd_("V", "L", &p->n, p->a, &p->n, p->values, &query, &lwork, &iquery, &liwork, &info, 1,
+            1);
+    if (iquery > p->liwork) {
+      free(p->ints);
+      p->liwork = iquery, p->ints = take((size_t)iquery * sizeof(int));
+    }
+  } else if (!strcmp(r, "dgels")) {
+    dgels_("N", &p->m, &p->n, &p->nrhs, p->a, &p->m, p->b, &p->ldb, &query, &lwork, &info, 1);
+  } else if (!strcmp(r, "dgelsd")) {
+    const double rcond = -1;
+    int rank = 0, iquery = 0;
+    dgelsd_(&p->m, &p->n, &p->nrhs, p->a, &p->m, p->b, &p->ldb, p->values, &rcond, &rank, &query,
+            &lwork, &iquery, &info);
+    if (iquery > p->liwork) {
+      free(p->ints);
+      p->liwork = iquery, p->ints = take((size_t)iquery * sizeof(int));
+    }
+  } else if (!strcmp(r, "dgeqp3")) {
+    dgeqp3_(&p->m, &p->n, p->a, &p->m, p->ints, p->tau, &query, &lwork, &info);
+  }
+  p->lwork = query > 1 ? (int)query : 1;
+  p->work = take((size_t)p->lwork * 8);
+  return info == 0;
+}
+
+/* What a driver's answer is judged by: the solution, the values, or |R(i, i)|. */
+static double driver_checksum(const struct Problem* p) {
+  const char* r = p->routine;
+  const double* a = p->a;
+  double sum = 0;
+  int i;
+  if (p->b) { /* the solution's rows of each column */
+    for (i = 0; i < p->nrhs; ++i) sum += checksum_d((const double*)p->b + (size_t)i * p->ldb, (size_t)p->n);
+    return sum;
+  }
+  if (!strcmp(r, "dgeqp3")) {
+    for (i = 0; i < p->n && i < p->m; ++i) sum += fabs(a[(size_t)i * p->m + i]) * (1 + i % 7);
+    return sum;
+  }
+  return checksum_d(p->values, (size_t)(p->m < p->n ? p->m : p->n));
+}
 
 /* One call of `p`, its milliseconds; inputs a call overwrites are restored off the clock. */
 static double call_once(struct Problem* p, int* info) {
@@ -97,6 +256,7 @@ static double call_once(struct Problem* p, int* info) {
   const double one = 1, zero = 0;
   const float onef = 1, zerof = 0;
   double t;
+  if (is_driver(r)) return call_driver(p, info);
   if (!strcmp(r, "dormqr")) {
     memcpy(p->c, p->c0, p->cc * 8);
   } else if (strstr(r, "geqrf") || !strcmp(r, "dorgqr")) {
@@ -137,6 +297,11 @@ static int make_problem(int argc, char** argv, struct Problem* p) {
   const int ormqr = !strcmp(r, "dormqr");
   size_t e;
   memset(p, 0, sizeof *p);
+  if (is_driver(r)) {
+    snprintf(p->routine, sizeof p->routine, "%s", r);
+    p->double_precision = 1;
+    return make_driver(shape_args, argv, p);
+  }
   if (!(gemm && shape_args == 5) && !(gram && shape_args == 2) && !(syrk && shape_args == 4) &&
       !(qr && shape_args == 2) && !(ormqr && shape_args == 3)) {
     return 0;
@@ -191,6 +356,7 @@ static int make_problem(int argc, char** argv, struct Problem* p) {
 }
 
 static double checksum(const struct Problem* p) {
+  if (is_driver(p->routine)) return driver_checksum(p);
   const void* out = p->c ? p->c : p->a;
   const size_t count = p->c ? p->cc : p->ca;
   return p->double_precision ? checksum_d(out, count) : checksum_s(out, count);
@@ -227,5 +393,6 @@ int main(int argc, char** argv) {
     return 4;
   }
   printf(" check %.10g calls %d\n", checksum(&p), calls);
+  fflush(stdout); /* before a preloaded library's report at exit */
   return 0;
 }
