@@ -291,6 +291,17 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     if (!c.pays || c.pays(s, costly, sizeof costly)) return true;
     return declined();
   };
+  // A route taken on its cost, and for the trace what the model expected of it and of what it
+  // beat, so that a call's time_ms can be held against them: "auto: device 0.0061 s (start-up
+  // 0.27 s), fallback 0.0548 s". A route without a cost model is taken on the thresholds alone.
+  const auto chosen = [&](Backend b, const Candidate& c, const Alternative& other) {
+    if (!c.cost || !host || !say.wanted()) return say.make(b, "auto");
+    const double startup = startup_of(*c.cost, *host);
+    char paid[48] = "";
+    if (startup > 0.0) std::snprintf(paid, sizeof paid, " (start-up %.2g s)", startup);
+    return say.make(b, "auto: %s %.3g s%s, %s %.3g s", c.cost->family ? "device" : "cpu route",
+                    modelled_seconds(*c.cost, *host, s), paid, other.name, other.seconds);
+  };
   // Operands in device or managed memory go to the device, never to the host's cores.
   if (s.on_device) {
     if (takes(Backend::gpu, fallback)) return say.make(Backend::gpu, "operands in device memory");
@@ -301,9 +312,9 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     const Alternative best = on_cpu && cpu.cost && host
                                  ? Alternative{modelled_seconds(*cpu.cost, *host, s), "cpu route"}
                                  : fallback;
-    if (takes(Backend::gpu, best)) return say.make(Backend::gpu, "auto");
+    if (takes(Backend::gpu, best)) return chosen(Backend::gpu, gpu, best);
     if (on_cpu) {
-      Decision d = say.make(Backend::cpu, "auto");
+      Decision d = chosen(Backend::cpu, cpu, fallback);
       d.cold = cold;
       return d;
     }

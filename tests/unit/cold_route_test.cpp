@@ -81,13 +81,20 @@ TEST(ColdRoute, AColdDeviceStartsOnlyWhenTheGainCoversItsStartUp) {
       << d.reason;
   EXPECT_EQ(starts, 0) << "a call that does not pay must not start the device";
   const HostView warm = view(0.0);
-  EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &warm).backend,
-            Backend::gpu);
+  d = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &warm);
+  EXPECT_EQ(d.backend, Backend::gpu);
+  // The trace's reason gives what the model expected, to hold the call's time against.
+  EXPECT_STREQ(d.reason, "auto: device 0.01 s, fallback 0.268 s");
   EXPECT_EQ(starts, 1);
   // A call four times larger pays for the same start-up.
   const Shape taller{1 << 19, 32};
-  EXPECT_EQ(decide(c, Routine::dgeqrf, taller, nullptr, Candidate{}, costed_gpu, &cold).backend,
-            Backend::gpu);
+  d = decide(c, Routine::dgeqrf, taller, nullptr, Candidate{}, costed_gpu, &cold);
+  EXPECT_EQ(d.backend, Backend::gpu);
+  EXPECT_STREQ(d.reason, "auto: device 0.01 s (start-up 0.4 s), fallback 1.07 s");
+  // Untraced, no reason is written.
+  d = decide(c, Routine::dgeqrf, taller, nullptr, Candidate{}, costed_gpu, &cold, false);
+  EXPECT_EQ(d.backend, Backend::gpu);
+  EXPECT_STREQ(d.reason, "");
 }
 
 // The start-up varies from process to process: a call that the model puts on a cold device only
@@ -226,7 +233,7 @@ TEST(HostRoute, TakesTheCallWhereTheModelPutsItAheadOfTheFallback) {
   // 2^17 x 32: 0.27 s in the fallback, 0.05 s on the host route.
   Decision d = decide(c, Routine::dgeqrf, tall, nullptr, cpu_50, Candidate{}, &v);
   EXPECT_EQ(d.backend, Backend::cpu);
-  EXPECT_STREQ(d.reason, "auto");
+  EXPECT_STREQ(d.reason, "auto: cpu route 0.05 s, fallback 0.268 s");
   // 2^14 x 16: 8 ms in the fallback.
   d = decide(c, Routine::dgeqrf, Shape{1 << 14, 16}, nullptr, cpu_50, Candidate{}, &v);
   EXPECT_EQ(d.backend, Backend::fallback);
