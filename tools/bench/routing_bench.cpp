@@ -329,10 +329,11 @@ Run run_child(const Shape& shape, const std::string& environment, double warm_up
 }
 
 // A process's time varies by up to a third from process to process (the CUDA driver's start;
-// OpenBLAS alone ran dgesv 4096 in 955 to 1356 ms in twelve processes on the H100 host). Where
-// the two sides are within kNoise of each other, each side's time is the median of `samples`
-// fresh processes, the run's own first: its cold time, or with `warm` its warm time (the best
-// of `repeat` calls after the side's warm-up, in each process).
+// OpenBLAS's dgesv 4096, which makes no routed call, took 955 to 1356 ms in twelve processes on
+// the H100 host, with and without libraries preloaded). Where the two sides are within kNoise of
+// each other, each side's time is the median of `samples` fresh processes, the run's own first:
+// its cold time, or with `warm` its warm time (the best of `repeat` calls after the side's
+// warm-up, in each process).
 constexpr double kNoise = 1.35;
 struct Side {
   Run* run;
