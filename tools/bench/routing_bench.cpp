@@ -134,7 +134,7 @@ std::vector<Shape> drivers(bool quick) {
           driver("dgelsd", {1 << 20, 64, 1}), driver("dgeqp3", {1 << 20, 64})};
 }
 
-// The shapes of the sweep, or a few of them (--quick).
+// The shapes of the default sweep, or a few of them (--quick).
 std::vector<Shape> sweep(bool quick) {
   std::vector<Shape> s;
   const std::vector<long> squares =
@@ -233,7 +233,7 @@ struct Run {
   double check = 0;
   int calls = 0;
   std::string cold_route, warm_route, cold_reason, warm_reason, error;
-  std::string nested;         // a driver's routed calls by route, from the report
+  std::string nested;            // a driver's routed calls by route, from the report
   bool all_in_fallback = false;  // every one of them ran in the fallback
 };
 
@@ -258,7 +258,6 @@ std::string summarize_report(const std::string& report, bool& all_in_fallback) {
   }
   return summary.empty() ? "no routed calls" : summary;
 }
-
 
 // The route and reason of the top-level calls of `routine` in a trace, first and last (the
 // child may make other calls first, such as the dgeqrf that makes dorgqr's reflectors).
@@ -463,10 +462,11 @@ int routing_main(int argc, char** argv) {
     shapes.erase(std::remove_if(shapes.begin(), shapes.end(),
                                 [&](const Shape& s) {
                                   const auto has = [&](const std::string& name) {
-                                    return std::find(o.routines.begin(), o.routines.end(),
-                                                     name) != o.routines.end();
+                                    return std::find(o.routines.begin(), o.routines.end(), name) !=
+                                           o.routines.end();
                                   };
-                                  return !has(s.routine) && !(is_driver(s.routine) && has("programs"));
+                                  return !has(s.routine) &&
+                                         !(is_driver(s.routine) && has("programs"));
                                 }),
                  shapes.end());
   }

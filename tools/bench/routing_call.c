@@ -63,14 +63,13 @@ void dposv_(const char*, const int*, const int*, double*, const int*, double*, c
             size_t);
 void dsyevd_(const char*, const char*, const int*, double*, const int*, double*, double*,
              const int*, int*, const int*, int*, size_t, size_t);
-void dgesdd_(const char*, const int*, const int*, double*, const int*, double*, double*,
-             const int*, double*, const int*, double*, const int*, int*, int*, size_t);
+void dgesdd_(const char*, const int*, const int*, double*, const int*, double*, double*, const int*,
+             double*, const int*, double*, const int*, int*, int*, size_t);
 void dgels_(const char*, const int*, const int*, const int*, double*, const int*, double*,
             const int*, double*, const int*, int*, size_t);
-void dgelsd_(const int*, const int*, const int*, double*, const int*, double*, const int*,
-             double*, const double*, int*, double*, const int*, int*, int*);
-void dgeqp3_(const int*, const int*, double*, const int*, int*, double*, double*, const int*,
-             int*);
+void dgelsd_(const int*, const int*, const int*, double*, const int*, double*, const int*, double*,
+             const double*, int*, double*, const int*, int*, int*);
+void dgeqp3_(const int*, const int*, double*, const int*, int*, double*, double*, const int*, int*);
 
 static double now_ms(void) {
   struct timespec t;
@@ -147,8 +146,8 @@ static double call_driver(struct Problem* p, int* info) {
   } else if (!strcmp(r, "dposv")) {
     dposv_("L", &p->n, &p->nrhs, a, &p->n, p->b, &p->ldb, info, 1);
   } else if (!strcmp(r, "dsyevd")) {
-    dsyevd_("V", "L", &p->n, a, &p->n, p->values, p->work, &p->lwork, p->ints, &p->liwork, info,
-            1, 1);
+    dsyevd_("V", "L", &p->n, a, &p->n, p->values, p->work, &p->lwork, p->ints, &p->liwork, info, 1,
+            1);
   } else if (!strcmp(r, "dgesdd")) {
     const int k = p->m < p->n ? p->m : p->n;
     dgesdd_("S", &p->m, &p->n, a, &p->m, p->values, p->u, &p->m, p->vt, &k, p->work, &p->lwork,
@@ -169,8 +168,8 @@ static double call_driver(struct Problem* p, int* info) {
 static int make_driver(int shape_args, char** argv, struct Problem* p) {
   const char* r = p->routine;
   const int square = !strcmp(r, "dgesv") || !strcmp(r, "dposv") || !strcmp(r, "dsyevd");
-  const int rhs = !strcmp(r, "dgesv") || !strcmp(r, "dposv") || !strcmp(r, "dgels") ||
-                  !strcmp(r, "dgelsd");
+  const int rhs =
+      !strcmp(r, "dgesv") || !strcmp(r, "dposv") || !strcmp(r, "dgels") || !strcmp(r, "dgelsd");
   const int expected = (square ? 1 : 2) + (rhs ? 1 : 0);
   int info = 0, lwork = -1, liwork = -1, k, i, j;
   double query = 0;
@@ -207,8 +206,7 @@ static int make_driver(int shape_args, char** argv, struct Problem* p) {
             p->ints, &info, 1);
   } else if (!strcmp(r, "dsyevd")) {
     int iquery = 0;
-    dsyevd_("V", "L", &p->n, p->a, &p->n, p->values, &query, &lwork, &iquery, &liwork, &info, 1,
-            1);
+    dsyevd_("V", "L", &p->n, p->a, &p->n, p->values, &query, &lwork, &iquery, &liwork, &info, 1, 1);
     if (iquery > p->liwork) {
       free(p->ints);
       p->liwork = iquery, p->ints = take((size_t)iquery * sizeof(int));
@@ -239,7 +237,9 @@ static double driver_checksum(const struct Problem* p) {
   double sum = 0;
   int i;
   if (p->b) { /* the solution's rows of each column */
-    for (i = 0; i < p->nrhs; ++i) sum += checksum_d((const double*)p->b + (size_t)i * p->ldb, (size_t)p->n);
+    for (i = 0; i < p->nrhs; ++i) {
+      sum += checksum_d((const double*)p->b + (size_t)i * p->ldb, (size_t)p->n);
+    }
     return sum;
   }
   if (!strcmp(r, "dgeqp3")) {
