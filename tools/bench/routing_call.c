@@ -171,7 +171,7 @@ static int make_driver(int shape_args, char** argv, struct Problem* p) {
   const int rhs =
       !strcmp(r, "dgesv") || !strcmp(r, "dposv") || !strcmp(r, "dgels") || !strcmp(r, "dgelsd");
   const int expected = (square ? 1 : 2) + (rhs ? 1 : 0);
-  int info = 0, lwork = -1, liwork = -1, k, i, j;
+  int info = 0, lwork = -1, liwork = -1, iquery = 0, k, i, j;
   double query = 0;
   if (shape_args != expected) return 0;
   p->m = atoi(argv[2]);
@@ -205,25 +205,20 @@ static int make_driver(int shape_args, char** argv, struct Problem* p) {
     dgesdd_("S", &p->m, &p->n, p->a, &p->m, p->values, p->u, &p->m, p->vt, &k, &query, &lwork,
             p->ints, &info, 1);
   } else if (!strcmp(r, "dsyevd")) {
-    int iquery = 0;
     dsyevd_("V", "L", &p->n, p->a, &p->n, p->values, &query, &lwork, &iquery, &liwork, &info, 1, 1);
-    if (iquery > p->liwork) {
-      free(p->ints);
-      p->liwork = iquery, p->ints = take((size_t)iquery * sizeof(int));
-    }
   } else if (!strcmp(r, "dgels")) {
     dgels_("N", &p->m, &p->n, &p->nrhs, p->a, &p->m, p->b, &p->ldb, &query, &lwork, &info, 1);
   } else if (!strcmp(r, "dgelsd")) {
     const double rcond = -1;
-    int rank = 0, iquery = 0;
+    int rank = 0;
     dgelsd_(&p->m, &p->n, &p->nrhs, p->a, &p->m, p->b, &p->ldb, p->values, &rcond, &rank, &query,
             &lwork, &iquery, &info);
-    if (iquery > p->liwork) {
-      free(p->ints);
-      p->liwork = iquery, p->ints = take((size_t)iquery * sizeof(int));
-    }
   } else if (!strcmp(r, "dgeqp3")) {
     dgeqp3_(&p->m, &p->n, p->a, &p->m, p->ints, p->tau, &query, &lwork, &info);
+  }
+  if (iquery > p->liwork) { /* dsyevd's and dgelsd's queried integer workspace */
+    free(p->ints);
+    p->liwork = iquery, p->ints = take((size_t)iquery * sizeof(int));
   }
   p->lwork = query > 1 ? (int)query : 1;
   p->work = take((size_t)p->lwork * 8);
