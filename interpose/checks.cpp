@@ -48,6 +48,15 @@ int geqrf_argument_error(std::int64_t m, std::int64_t n, std::int64_t lda, std::
   return 0;
 }
 
+int geqp3_argument_error(std::int64_t m, std::int64_t n, std::int64_t lda, std::int64_t lwork) {
+  if (m < 0) return 1;
+  if (n < 0) return 2;
+  if (lda < std::max<std::int64_t>(1, m)) return 4;
+  const std::int64_t least = std::min(m, n) == 0 ? 1 : 3 * n + 1;
+  if (lwork != -1 && lwork < least) return 8;
+  return 0;
+}
+
 int orgqr_argument_error(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t lwork) {
   if (m < 0) return 1;
   if (n < 0 || n > m) return 2;

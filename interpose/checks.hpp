@@ -24,6 +24,10 @@ int syrk_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, s
 // xGEQRF (LAPACK 3.11): 1 M, 2 N, 4 LDA, 7 LWORK (unless LWORK = -1, a query).
 int geqrf_argument_error(std::int64_t m, std::int64_t n, std::int64_t lda, std::int64_t lwork);
 
+// xGEQP3 (LAPACK 3.11): 1 M, 2 N, 4 LDA, 8 LWORK < 3 N + 1 (unless LWORK = -1, a query, or A is
+// empty, when 1 is enough).
+int geqp3_argument_error(std::int64_t m, std::int64_t n, std::int64_t lda, std::int64_t lwork);
+
 // xORGQR: 1 M, 2 N, 3 K, 5 LDA, 8 LWORK (unless LWORK = -1, a query).
 int orgqr_argument_error(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t lwork);
 

@@ -22,6 +22,11 @@ void syrk(char uplo, char trans, Int<C> n, Int<C> k, T alpha, const T* a, Int<C>
 template <class C, class T>
 void geqrf(Int<C> m, Int<C> n, T* a, Int<C> lda, T* tau, T* work, Int<C> lwork, Int<C>* info);
 
+// xGEQP3 with Fortran semantics.
+template <class C, class T>
+void geqp3(Int<C> m, Int<C> n, T* a, Int<C> lda, Int<C>* jpvt, T* tau, T* work, Int<C> lwork,
+           Int<C>* info);
+
 // xORGQR and xORMQR with Fortran semantics.
 template <class C, class T>
 void orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work, Int<C> lwork,

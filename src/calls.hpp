@@ -60,6 +60,20 @@ struct GeqrfWideCall {
   int* info;
 };
 
+// xGEQP3: QR with column pivoting, A P = Q R. JPVT is an int array of n whatever the
+// convention's integers (the entry point copies a 64-bit one in and out).
+template <class T>
+struct Geqp3Call {
+  int m, n;
+  T* a;
+  int lda;
+  int* jpvt;
+  T* tau;
+  T* work;
+  int lwork;
+  int* info;
+};
+
 // xORGQR: the first n columns of Q = H(1) ... H(k), over A.
 template <class T>
 struct OrgqrCall {

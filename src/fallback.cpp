@@ -230,6 +230,8 @@ FallbackTable<I> resolve_table(const TableSource& source) {
   f.dgeqrt = lookup_optional<GeqrtFn<double, I>>("dgeqrt_", source);
   f.sgemqrt = lookup_optional<GemqrtFn<float, I>>("sgemqrt_", source);
   f.dgemqrt = lookup_optional<GemqrtFn<double, I>>("dgemqrt_", source);
+  f.sgeqp3 = lookup_optional<Geqp3Fn<float, I>>("sgeqp3_", source);
+  f.dgeqp3 = lookup_optional<Geqp3Fn<double, I>>("dgeqp3_", source);
   return f;
 }
 

@@ -42,6 +42,10 @@ using OrgqrFn = void(const I* m, const I* n, const I* k, T* a, const I* lda, con
                      T* work, const I* lwork, I* info);
 
 template <class T, class I = int>
+using Geqp3Fn = void(const I* m, const I* n, T* a, const I* lda, I* jpvt, T* tau, T* work,
+                     const I* lwork, I* info);
+
+template <class T, class I = int>
 using OrmqrFn = void(const char* side, const char* trans, const I* m, const I* n, const I* k,
                      const T* a, const I* lda, const T* tau, T* c, const I* ldc, T* work,
                      const I* lwork, I* info, std::size_t side_len, std::size_t trans_len);
@@ -70,17 +74,20 @@ struct FallbackTable {
   OrmqrFn<double, I>* dormqr;
   std::string blas_origin;    // the file dgemm was found in
   std::string lapack_origin;  // the file dgeqrf was found in
-  // Found as the others are, but a library without them (LAPACK before 3.4) still serves the
-  // rest: they are null there, and a call that needs one stops with required()'s message.
+  // Found as the others are, but a library without them (LAPACK before 3.4 has no xGEQRT or
+  // xGEMQRT; a stand-in may hold only the routines above) still serves the rest: they are null
+  // there, and a call that needs one stops with required()'s message.
   GeqrtFn<float, I>* sgeqrt = nullptr;
   GeqrtFn<double, I>* dgeqrt = nullptr;
   GemqrtFn<float, I>* sgemqrt = nullptr;
   GemqrtFn<double, I>* dgemqrt = nullptr;
+  Geqp3Fn<float, I>* sgeqp3 = nullptr;
+  Geqp3Fn<double, I>* dgeqp3 = nullptr;
 };
 using Fallback = FallbackTable<int>;
 using Fallback64 = FallbackTable<std::int64_t>;
 
-// A routine of a table that may lack it (xGEQRT, xGEMQRT), named `name` ("dgeqrt_"): `fn`,
+// A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3), named `name` ("dgeqrt_"): `fn`,
 // or when it is null, a fatal error with the message of a routine found nowhere.
 [[noreturn]] void missing_routine(const char* name);
 template <class Fn>

@@ -18,9 +18,13 @@ const char* routine_name(Routine r) {
     case Routine::dormqr: return "dormqr";
     case Routine::psgeqrf: return "psgeqrf";
     case Routine::pdgeqrf: return "pdgeqrf";
+    case Routine::sgeqp3: return "sgeqp3";
+    case Routine::dgeqp3: return "dgeqp3";
   }
   return "?";
 }
+
+bool single_precision(Routine r) { return routine_name(r)[r == Routine::psgeqrf ? 1 : 0] == 's'; }
 
 double routine_flops(Routine r, const Shape& s) {
   const double m = double(s.m), n = double(s.n), k = double(s.k);
@@ -35,8 +39,11 @@ double routine_flops(Routine r, const Shape& s) {
     case Routine::sgeqrf:
     case Routine::dgeqrf:
     case Routine::psgeqrf:
-    case Routine::pdgeqrf: {
-      // Householder QR of an m x n matrix: 2 n^2 (m - n/3) when m >= n.
+    case Routine::pdgeqrf:
+    case Routine::sgeqp3:
+    case Routine::dgeqp3: {
+      // Householder QR of an m x n matrix: 2 n^2 (m - n/3) when m >= n. Column pivoting adds
+      // only the norms' updates, O(m n).
       const double big = std::max(m, n), small = std::min(m, n);
       return 2.0 * small * small * (big - small / 3.0);
     }

@@ -9,12 +9,16 @@ namespace switchyard {
 // psgeqrf and pdgeqrf are ScaLAPACK's (scalapack/pgeqrf.hpp): routed by their distribution,
 // not by the router's cost model, with the same configuration and trace.
 enum class Routine {
-  sgemm, dgemm, ssyrk, dsyrk, sgeqrf, dgeqrf, sorgqr, dorgqr, sormqr, dormqr, psgeqrf, pdgeqrf
+  sgemm, dgemm, ssyrk, dsyrk, sgeqrf, dgeqrf, sorgqr, dorgqr, sormqr, dormqr, psgeqrf, pdgeqrf,
+  sgeqp3, dgeqp3
 };
-inline constexpr int routine_count = 12;
+inline constexpr int routine_count = 14;
 
 // Lower-case LAPACK name ("dgemm").
 const char* routine_name(Routine r);
+
+// Whether the routine works in single precision (sgemm, psgeqrf, ...).
+bool single_precision(Routine r);
 
 // The shape of one call as the router and the trace see it.
 struct Shape {

@@ -1,14 +1,15 @@
-// The cpu route of sgeqrf/dgeqrf: TSQR on host threads (cpu_tsqr.hpp), the
-// row blocks and the stack of their R factors factored by Switchyard's own
-// kernels (cpu_leaf.hpp); the fallback library serves the shapes too short
-// to split.
+// The cpu routes of sgeqrf/dgeqrf and sgeqp3/dgeqp3: TSQR on host threads (cpu_tsqr.hpp), the
+// row blocks and the stack of their R factors factored by Switchyard's own kernels
+// (cpu_leaf.hpp), and for xGEQP3 the fallback's pivoted QR of the n x n R between the reduction
+// and the reconstruction; the fallback library serves the shapes too short to split.
 //
-// The router takes it where the model (calibration.hpp: its rate and the
-// fallback's, both measured by `switchyard calibrate` on this host or shipped)
-// puts it ahead of the fallback, and no device route ahead of it. It runs on
-// as many threads as the fallback would (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
-// else every core), so that a program that limits its BLAS's threads limits
-// it too.
+// The router takes a route where the model (calibration.hpp: its rate and the fallback's, both
+// measured by `switchyard calibrate` on this host or shipped) puts it ahead of the fallback, and
+// no device route ahead of it. xGEQP3 is weighed as the xGEQRF of its shape on both sides: the
+// pivoting adds n x n work to the TSQR, and the fallback's xGEQP3 takes at least its xGEQRF's
+// time (calibration.cpp). The routes run on as many threads as the fallback would
+// (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, else every core), so that a program that limits its
+// BLAS's threads limits them too.
 #include <atomic>
 
 #include "calibration.hpp"
@@ -26,12 +27,12 @@ tsqr::Lapack<T> fallback_lapack();
 template <>
 tsqr::Lapack<float> fallback_lapack<float>() {
   const Fallback& f = fallback();
-  return {f.sgeqrf};
+  return {f.sgeqrf, f.sgeqp3, f.sorgqr};
 }
 template <>
 tsqr::Lapack<double> fallback_lapack<double>() {
   const Fallback& f = fallback();
-  return {f.dgeqrf};
+  return {f.dgeqrf, f.dgeqp3, f.dorgqr};
 }
 
 const char* always_usable() { return nullptr; }
@@ -80,6 +81,24 @@ bool run_wide(const GeqrfWideCall<T>& g) {
 }
 
 template <class T>
+const char* declines_pivoted(const Geqp3Call<T>& g) {
+  return g.m < g.n ? "TSQR needs m >= n" : nullptr;
+}
+
+template <class T>
+bool run_pivoted(const Geqp3Call<T>& g) {
+  T work1{};
+  if (tsqr::factor_pivoted_cpu(g.m, g.n, g.a, g.lda, g.jpvt, g.tau, fallback_lapack<T>(),
+                               fallback_threads(), &work1) != tsqr::kOk) {
+    return false;
+  }
+  has_run.store(true, std::memory_order_relaxed);
+  g.work[0] = work1;
+  *g.info = 0;
+  return true;
+}
+
+template <class T>
 double seconds(const Shape& s, const HostFigures& figures) {
   return cpu_tsqr_seconds(figures.cpu_tsqr, sizeof(T) == 8 ? Routine::dgeqrf : Routine::sgeqrf, s);
 }
@@ -95,8 +114,15 @@ template <class T>
 const Implementation<GeqrfWideCall<T>> cpu_tsqr_wide{always_usable, declines_wide<T>, run_wide<T>,
                                                      nullptr,       nullptr,          &cost<T>};
 
-// Plugging the route in: the router sees it from the first call on.
+template <class T>
+const Implementation<Geqp3Call<T>> cpu_pivoted_tsqr{always_usable, declines_pivoted<T>,
+                                                    run_pivoted<T>, nullptr,
+                                                    nullptr,       &cost<T>};
+
+// Plugging the routes in: the router sees them from the first call on.
 [[maybe_unused]] const bool registered = [] {
+  Implementations<Geqp3Call<float>>::cpu = &cpu_pivoted_tsqr<float>;
+  Implementations<Geqp3Call<double>>::cpu = &cpu_pivoted_tsqr<double>;
   Implementations<GeqrfCall<float>>::cpu = &cpu_tsqr<float>;
   Implementations<GeqrfCall<double>>::cpu = &cpu_tsqr<double>;
   Implementations<GeqrfWideCall<float>>::cpu = &cpu_tsqr_wide<float>;

@@ -46,11 +46,91 @@ bool any_nonzero(const T* x, int count) {
   return std::any_of(x, x + count, [](T value) { return value != T(0); });
 }
 
+// The pivoted QR of R between the reduction and the reconstruction (factor_pivoted_cpu): the
+// fallback's xGEQP3 on R, then xORGQR for the small factorization's Q. Its workspace is taken
+// before A is touched, so that once the leaves have run nothing can fail.
+template <class T>
+class SmallPivotedQr {
+ public:
+  SmallPivotedQr(int n, int* jpvt, const Lapack<T>& la) : n_(n), jpvt_(jpvt), la_(la) {}
+
+  int allocate() {
+    try {
+      const std::size_t n = std::size_t(n_);
+      factors_.resize(n * n);
+      tau_.resize(n);
+      std::vector<int> no_pivots(n);  // a query reads no JPVT, but is given one
+      const int geqp3 = geqp3_lwork(no_pivots.data());
+      const int orgqr = orgqr_lwork();
+      if (geqp3 < 0 || orgqr < 0) return kWorkspaceQuery;
+      work_.resize(std::size_t(std::max(geqp3, orgqr)));
+    } catch (const std::bad_alloc&) {
+      return kOutOfMemory;
+    } catch (const std::length_error&) {
+      return kOutOfMemory;
+    }
+    return kOk;
+  }
+
+  // R (n x n upper triangular, ld n) becomes R2 and Q (n x n) becomes Q2, with R P = Q2 R2 and P
+  // the pivoting of JPVT.
+  void run(T* r, T* q) {
+    const std::size_t n = std::size_t(n_);
+    std::fill(factors_.begin(), factors_.end(), T(0));
+    for (std::size_t j = 0; j < n; ++j) std::copy(r + j * n, r + j * n + j + 1, &factors_[j * n]);
+    int lwork = int(work_.size()), info = 0;
+    la_.geqp3(&n_, &n_, factors_.data(), &n_, jpvt_, tau_.data(), work_.data(), &lwork, &info);
+    work1_ = work_[0];
+    for (std::size_t j = 0; j < n; ++j) {
+      std::copy(&factors_[j * n], &factors_[j * n] + j + 1, r + j * n);
+    }
+    std::copy(factors_.begin(), factors_.end(), q);
+    la_.orgqr(&n_, &n_, &n_, q, &n_, tau_.data(), work_.data(), &lwork, &info);
+  }
+
+  // WORK(1) as the small xGEQP3 left it: the workspace it used, which LAPACK's xGEQP3 also
+  // reports for A, since its block sizes come from ILAENV for xGEQRF, which reads N, not M.
+  T work1() const { return work1_; }
+
+ private:
+  int geqp3_lwork(int* jpvt) {
+    T answer{};
+    const int query = -1;
+    int info = 0;
+    la_.geqp3(&n_, &n_, factors_.data(), &n_, jpvt, tau_.data(), &answer, &query, &info);
+    return info == 0 ? lwork_from_query(answer) : -1;
+  }
+
+  int orgqr_lwork() {
+    T answer{};
+    const int query = -1;
+    int info = 0;
+    la_.orgqr(&n_, &n_, &n_, factors_.data(), &n_, tau_.data(), &answer, &query, &info);
+    return info == 0 ? lwork_from_query(answer) : -1;
+  }
+
+  const int n_;
+  int* const jpvt_;
+  const Lapack<T>& la_;
+  std::vector<T> factors_;  // R, then the small xGEQP3's output, n x n
+  std::vector<T> tau_;
+  std::vector<T> work_;
+  T work1_{};
+};
+
 template <class T>
 class Factorization {
  public:
-  Factorization(int n, T* a, Index lda, const Lapack<T>& la, RowBlocks blocks, int workers)
-      : n_(n), lda_(lda), a_(a), la_(la), blocks_(blocks), workers_(workers) {}
+  // With `pivoting`, the factorization is xGEQP3's (factor_pivoted_cpu), else xGEQRF's.
+  Factorization(int n, T* a, Index lda, const Lapack<T>& la, RowBlocks blocks, int workers,
+                SmallPivotedQr<T>* pivoting = nullptr)
+      : n_(n),
+        lda_(lda),
+        a_(a),
+        la_(la),
+        blocks_(blocks),
+        workers_(workers),
+        pivoting_(pivoting) {}
 
   // Everything that can fail happens here, before A is touched.
   int allocate() {
@@ -59,8 +139,8 @@ class Factorization {
       leaf_t_.resize(std::size_t(blocks_.count) * n * n);
       stack_.resize(std::size_t(stack_lead()) * n);  // zero below each block's R, as required
       stack_t_.resize(n * n);
-      identity_.resize(n * n);
-      for (std::size_t j = 0; j < n; ++j) identity_[j * n + j] = 1;
+      small_q_.resize(n * n);
+      for (std::size_t j = 0; j < n; ++j) small_q_[j * n + j] = 1;
       r_.resize(n * n);
       s_.resize(n);
       v_nonzero_.resize(std::size_t(blocks_.count) * n);
@@ -116,13 +196,16 @@ class Factorization {
   }
 
   // R of the stacked R factors is R of A; its explicit Q, Q [I; 0], combines the blocks' Q
-  // factors. The stack is factored by the blocks' kernels, on the caller's thread.
+  // factors. The stack is factored by the blocks' kernels, on the caller's thread. Pivoted, R
+  // P = Q2 R2 makes A P = (Q [Q2; 0]) R2, so the reduction Q is formed as Q [Q2; 0] in the same
+  // pass, and every later step reads R2 in R's place.
   void factor_stack() {
     Workspace<T>& workspace = workspaces_[0];
     factor_block(stack_rows(), n_, stack_.data(), stack_lead(), workspace.tau.data(),
                  stack_t_.data(), n_, workspace.kernel.data());
     copy_upper_triangle(n_, stack_.data(), stack_lead(), r_.data(), n_);
-    multiply_q(stack_rows(), n_, stack_.data(), stack_lead(), stack_t_.data(), n_, identity_.data(),
+    if (pivoting_) pivoting_->run(r_.data(), small_q_.data());
+    multiply_q(stack_rows(), n_, stack_.data(), stack_lead(), stack_t_.data(), n_, small_q_.data(),
                n_, workspace.kernel.data());
   }
 
@@ -210,13 +293,14 @@ class Factorization {
   const Lapack<T>& la_;
   const RowBlocks blocks_;
   const int workers_;
+  SmallPivotedQr<T>* const pivoting_;
 
   std::vector<T> leaf_t_;    // T of each block's compact WY form, n x n per block
   std::vector<T> stack_;     // the blocks' R factors stacked (stack_lead apart), then the
                              // reduction Q
   std::vector<T> stack_t_;   // T of the stack's compact WY form, n x n
-  std::vector<T> identity_;  // n x n
-  std::vector<T> r_;         // R of A before the sign change, n x n
+  std::vector<T> small_q_;   // n x n: I, or the pivoted factorization's Q2
+  std::vector<T> r_;         // R of A (R2 when pivoted) before the sign change, n x n
   std::vector<T> s_;         // the reconstruction signs
   std::vector<unsigned char> v_nonzero_;  // per block and column: the block's V rows are nonzero
   std::vector<Workspace<T>> workspaces_;
@@ -236,6 +320,27 @@ int factor_single_block(int m, int n, T* a, int lda, T* tau, const Lapack<T>& la
     return kOutOfMemory;
   }
   geqrf(la, m, n, a, lda, tau, work);
+  return kOk;
+}
+
+// A single block is the fallback's own xGEQP3, with workspace of its asking.
+template <class T>
+int factor_pivoted_single_block(int m, int n, T* a, int lda, int* jpvt, T* tau,
+                                const Lapack<T>& la, T* work1) {
+  T answer{};
+  const int query = -1;
+  int info = 0;
+  la.geqp3(&m, &n, a, &lda, jpvt, tau, &answer, &query, &info);
+  if (info != 0) return kWorkspaceQuery;
+  std::vector<T> work;
+  try {
+    work.resize(std::size_t(std::max(lwork_from_query(answer), 3 * n + 1)));
+  } catch (const std::bad_alloc&) {
+    return kOutOfMemory;
+  }
+  const int lwork = int(work.size());
+  la.geqp3(&m, &n, a, &lda, jpvt, tau, work.data(), &lwork, &info);
+  *work1 = work[0];
   return kOk;
 }
 
@@ -260,6 +365,38 @@ int factor_cpu_with_block_rows(Index m, int n, T* a, Index lda, T* tau, const La
 }
 
 template <class T>
+int factor_pivoted_cpu_with_block_rows(Index m, int n, T* a, Index lda, int* jpvt, T* tau,
+                                       const Lapack<T>& lapack, int threads, int block_rows,
+                                       T* work1) {
+  if (!valid_arguments(m, n, a, lda, tau, threads) || !jpvt || !work1 || block_rows < n) {
+    return kInvalidArgument;
+  }
+  if (!lapack.complete() || !lapack.complete_for_pivoting()) return kIncompleteTable;
+  const RowBlocks blocks = split_rows(m, block_rows);
+  if (blocks.count == 1) {
+    if (lda > INT_MAX) return kInvalidArgument;
+    return factor_pivoted_single_block(int(m), n, a, int(lda), jpvt, tau, lapack, work1);
+  }
+  SmallPivotedQr<T> pivoting(n, jpvt, lapack);
+  Factorization<T> factorization(n, a, lda, lapack, blocks, std::min(threads, blocks.count),
+                                 &pivoting);
+  int status = pivoting.allocate();
+  if (status == kOk) status = factorization.allocate();
+  if (status != kOk) return status;
+  factorization.run(tau);
+  *work1 = pivoting.work1();
+  return kOk;
+}
+
+template <class T>
+int factor_pivoted_cpu(Index m, int n, T* a, Index lda, int* jpvt, T* tau,
+                       const Lapack<T>& lapack, int threads, T* work1) {
+  if (!valid_arguments(m, n, a, lda, tau, threads)) return kInvalidArgument;
+  return factor_pivoted_cpu_with_block_rows(m, n, a, lda, jpvt, tau, lapack, threads,
+                                            default_block_rows(m, n, threads, sizeof(T)), work1);
+}
+
+template <class T>
 int factor_cpu(Index m, int n, T* a, Index lda, T* tau, const Lapack<T>& lapack, int threads) {
   if (!valid_arguments(m, n, a, lda, tau, threads)) return kInvalidArgument;
   return factor_cpu_with_block_rows(m, n, a, lda, tau, lapack, threads,
@@ -273,4 +410,13 @@ template int factor_cpu_with_block_rows<float>(Index, int, float*, Index, float*
 template int factor_cpu_with_block_rows<double>(Index, int, double*, Index, double*,
                                                 const Lapack<double>&, int, int);
 
+template int factor_pivoted_cpu<float>(Index, int, float*, Index, int*, float*,
+                                       const Lapack<float>&, int, float*);
+template int factor_pivoted_cpu<double>(Index, int, double*, Index, int*, double*,
+                                        const Lapack<double>&, int, double*);
+template int factor_pivoted_cpu_with_block_rows<float>(Index, int, float*, Index, int*, float*,
+                                                       const Lapack<float>&, int, int, float*);
+template int factor_pivoted_cpu_with_block_rows<double>(Index, int, double*, Index, int*,
+                                                        double*, const Lapack<double>&, int, int,
+                                                        double*);
 }  // namespace switchyard::tsqr

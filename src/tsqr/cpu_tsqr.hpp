@@ -45,7 +45,7 @@ enum Status : int {
   // m < n, n < 1, lda < m, null pointers or threads < 1; or a shape too short to split (below)
   // whose lda passes 2^31
   kInvalidArgument = 1,
-  kIncompleteTable = 2,  // a Lapack<T> entry is null
+  kIncompleteTable = 2,  // a Lapack<T> entry the factorization needs is null
   kWorkspaceQuery = 3,   // a LAPACK workspace query reported an error
   kOutOfMemory = 4,
 };
@@ -60,11 +60,31 @@ template <class T>
 int factor_cpu(std::ptrdiff_t m, int n, T* a, std::ptrdiff_t lda, T* tau, const Lapack<T>& lapack,
                int threads);
 
+// xGEQP3's column-pivoted factorization of the same A by the same TSQR: R of A is factored by
+// the table's geqp3 (n x n, R P = Q2 R2, JPVT as xGEQP3 takes and gives it) and its Q2 formed
+// by orgqr; the reduction Q is formed as Q [Q2; 0] in the pass that forms Q [I; 0] unpivoted, and
+// the reconstruction reads R2. A then holds xGEQP3's output for A P: R2 (with the rows' signs
+// the reconstruction sets) on and above the diagonal, V below, tau. In exact arithmetic the
+// pivots are A's own, since Q leaves the columns' norms as they are; in floating point they may
+// differ where columns' norms nearly tie, as they may between two LAPACKs. `work1` receives
+// WORK(1) as the small geqp3 left it (for reference LAPACK, what xGEQP3 reports for A: its block
+// sizes come from ILAENV for xGEQRF, which reads N, not M). Shapes too short to split go to
+// lapack.geqp3 whole. Returns as factor_cpu; on any status but kOk, A, JPVT and tau are untouched.
+template <class T>
+int factor_pivoted_cpu(std::ptrdiff_t m, int n, T* a, std::ptrdiff_t lda, int* jpvt, T* tau,
+                       const Lapack<T>& lapack, int threads, T* work1);
+
 // factor_cpu with the block height chosen by the caller instead of from the cache size: blocks
 // have block_rows rows (>= n), the last one also takes the remainder. Lets tests drive the
 // reduction with many small blocks.
 template <class T>
 int factor_cpu_with_block_rows(std::ptrdiff_t m, int n, T* a, std::ptrdiff_t lda, T* tau,
                                const Lapack<T>& lapack, int threads, int block_rows);
+
+// factor_pivoted_cpu with the block height chosen by the caller, as factor_cpu_with_block_rows.
+template <class T>
+int factor_pivoted_cpu_with_block_rows(std::ptrdiff_t m, int n, T* a, std::ptrdiff_t lda,
+                                       int* jpvt, T* tau, const Lapack<T>& lapack, int threads,
+                                       int block_rows, T* work1);
 
 }  // namespace switchyard::tsqr

@@ -36,6 +36,10 @@ void dormqr_(const char* side, const char* trans, const int* m, const int* n, co
              const double* a, const int* lda, const double* tau, double* c, const int* ldc,
              double* work, const int* lwork, int* info, std::size_t side_len,
              std::size_t trans_len);
+void sgeqp3_(const int* m, const int* n, float* a, const int* lda, int* jpvt, float* tau,
+             float* work, const int* lwork, int* info);
+void dgeqp3_(const int* m, const int* n, double* a, const int* lda, int* jpvt, double* tau,
+             double* work, const int* lwork, int* info);
 void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
             const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
             const double* beta, double* c, const int* ldc, std::size_t, std::size_t);
@@ -62,8 +66,8 @@ Fn* reference_symbol(const char* name) {
   return reinterpret_cast<Fn*>(symbol);
 }
 
-// Reference LAPACK per precision: the table factor_cpu runs on, and xORGQR and xORMQR for the
-// checks.
+// Reference LAPACK per precision: the table factor_cpu and factor_pivoted_cpu run on, and
+// xORGQR and xORMQR for the checks.
 template <class T>
 struct Reference;
 
@@ -72,6 +76,8 @@ struct Reference<float> {
   static Lapack<float> table() {
     Lapack<float> lapack;
     lapack.geqrf = reference_symbol<decltype(sgeqrf_)>("sgeqrf_");
+    lapack.geqp3 = reference_symbol<decltype(sgeqp3_)>("sgeqp3_");
+    lapack.orgqr = reference_symbol<decltype(sorgqr_)>("sorgqr_");
     return lapack;
   }
   static decltype(sorgqr_)* orgqr() { return reference_symbol<decltype(sorgqr_)>("sorgqr_"); }
@@ -83,6 +89,8 @@ struct Reference<double> {
   static Lapack<double> table() {
     Lapack<double> lapack;
     lapack.geqrf = reference_symbol<decltype(dgeqrf_)>("dgeqrf_");
+    lapack.geqp3 = reference_symbol<decltype(dgeqp3_)>("dgeqp3_");
+    lapack.orgqr = reference_symbol<decltype(dorgqr_)>("dorgqr_");
     return lapack;
   }
   static decltype(dorgqr_)* orgqr() { return reference_symbol<decltype(dorgqr_)>("dorgqr_"); }

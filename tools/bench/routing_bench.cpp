@@ -7,7 +7,8 @@
 //   routed    Switchyard preloaded in front of the fallback, as for a program linked with it;
 //   fallback  the fallback library alone, preloaded, no Switchyard;
 //   gpu       Switchyard preloaded with the routine forced onto its device route;
-//   cpu       the same forced onto its route on the host's cores (dgeqrf's CPU TSQR).
+//   cpu       the same forced onto its route on the host's cores (dgeqrf's and dgeqp3's CPU
+//             TSQR).
 // Whole LAPACK drivers (dgesdd, dsyevd, dgels, ...; switchyard-bench-call's list) run the same
 // way against the fallback alone: Switchyard never takes the driver itself, only the routed calls
 // it makes, so its row has no forced routes, its route column reads "nested", and the line under
@@ -21,9 +22,10 @@
 // chose, cold or warm, took at least 10% and 5 ms longer than another route did. A process's
 // first call varies by up to a third from process to process (the CUDA driver's start took
 // either about 105 or about 190 ms in back-to-back processes on the H200), so where the two cold
-// times are within that of each other, each side's cold time is the median of C fresh processes
-// (--cold-samples, 3 by default), the first of them the column's own; a driver's warm time too,
-// since OpenBLAS's own times vary as much from process to process. A forced route that does
+// times are within that of each other, or the chosen route's is the longer by enough to be
+// judged wrong, each side's cold time is the median of C fresh processes (--cold-samples, 3 by
+// default), the first of them the column's own; a driver's warm time too, since OpenBLAS's own
+// times vary as much from process to process. A forced route that does
 // not take the call (no device) is not a route to compare with, and a driver whose routed calls
 // all ran in the fallback is not judged: it ran the fallback's own code.
 //
@@ -47,6 +49,7 @@
 #include <vector>
 
 #include "child_process.hpp"
+#include "routing_verdict.hpp"
 #include "small_calls.hpp"
 
 namespace switchyard::bench {
@@ -100,7 +103,7 @@ Shape qr(const char* routine, long m, long n, long k = 0) {
   std::vector<std::string> args = {std::to_string(m), std::to_string(n)};
   if (k) args.push_back(std::to_string(k));
   const double nn = double(n);
-  double flops = 2.0 * nn * nn * (double(m) - nn / 3);  // geqrf
+  double flops = 2.0 * nn * nn * (double(m) - nn / 3);  // geqrf and geqp3
   if (std::strcmp(routine, "dorgqr") == 0) flops = 4.0 * m * nn * nn - 2.0 * (m + nn) * nn * nn;
   if (std::strcmp(routine, "dormqr") == 0) flops = 4.0 * m * nn * k - 2.0 * nn * k * k;
   return {routine, args, flops};
@@ -115,7 +118,7 @@ Shape driver(const char* name, const std::vector<long>& sizes) {
 }
 
 bool is_driver(const std::string& routine) {
-  for (const char* d : {"dgesv", "dposv", "dsyevd", "dgesdd", "dgels", "dgelsd", "dgeqp3"}) {
+  for (const char* d : {"dgesv", "dposv", "dsyevd", "dgesdd", "dgels", "dgelsd"}) {
     if (routine == d) return true;
   }
   return false;
@@ -123,15 +126,15 @@ bool is_driver(const std::string& routine) {
 
 // The drivers a program calls, on the shapes where their routed calls are large: the square
 // solvers and eigensolvers of 4096 (dgesv and dposv: OpenBLAS runs their factorizations in its
-// own code, so they show what preloading costs a call that is not taken), and least squares, SVD
-// and pivoted QR of tall matrices.
+// own code, so they show what preloading costs a call that is not taken), and least squares and
+// SVD of tall matrices.
 std::vector<Shape> drivers(bool quick) {
   if (quick) return {driver("dsyevd", {2048}), driver("dgesdd", {1 << 20, 64})};
   return {driver("dgesv", {4096, 1}),         driver("dposv", {4096, 1}),
           driver("dsyevd", {2048}),           driver("dsyevd", {4096}),
           driver("dgesdd", {4096, 4096}),     driver("dgesdd", {1 << 20, 64}),
           driver("dgesdd", {1 << 18, 256}),   driver("dgels", {1 << 22, 64, 1}),
-          driver("dgelsd", {1 << 20, 64, 1}), driver("dgeqp3", {1 << 20, 64})};
+          driver("dgelsd", {1 << 20, 64, 1})};
 }
 
 // The shapes of the default sweep, or a few of them (--quick).
@@ -190,6 +193,12 @@ std::vector<Shape> sweep(bool quick) {
     }
   }
   if (!quick) s.push_back(qr("dgeqrf", 4096, 4096));  // square: blocked, its updates routed
+  // Pivoted QR, as SciPy's qr(pivoting=True) and dgelsy call it.
+  for (int r : quick ? std::vector<int>{17} : std::vector<int>{14, 17, 20}) {
+    for (long n : quick ? std::vector<long>{32} : std::vector<long>{32, 64}) {
+      s.push_back(qr("dgeqp3", 1L << r, n));
+    }
+  }
   for (const Shape& d : drivers(quick)) s.push_back(d);
   return s;
 }
@@ -209,7 +218,7 @@ bool parse_shape(const std::string& text, Shape& shape) {
     shape = gram(r.substr(0, 1).c_str(), number(1), number(2));
   } else if ((r == "dsyrk" || r == "ssyrk") && parts.size() == 5) {
     shape = syrk(r.substr(0, 1).c_str(), parts[1].c_str(), parts[2].c_str(), number(3), number(4));
-  } else if ((r == "dgeqrf" || r == "dorgqr") && parts.size() == 3) {
+  } else if ((r == "dgeqrf" || r == "dorgqr" || r == "dgeqp3") && parts.size() == 3) {
     shape = qr(r.c_str(), number(1), number(2));
   } else if (r == "dormqr" && parts.size() == 4) {
     shape = qr(r.c_str(), number(1), number(2), number(3));
@@ -273,6 +282,8 @@ void read_trace(const std::string& path, const std::string& routine, Run& run) {
     const std::size_t q = line.find("reason=\"");
     const std::string reason =
         q == std::string::npos ? "" : line.substr(q + 8, line.find('"', q + 8) - q - 8);
+    // A workspace query (dgeqp3's, made before the clock starts) computes nothing.
+    if (reason == "workspace query") continue;
     if (first) {
       run.cold_route = route;
       run.cold_reason = reason;
@@ -327,13 +338,9 @@ Run run_child(const Shape& shape, const std::string& environment, double warm_up
   return run;
 }
 
-// A process's time varies by up to a third from process to process (the CUDA driver's start;
-// OpenBLAS's dgesv 4096, which makes no routed call, took 955 to 1356 ms in twelve processes on
-// the H100 host, with and without libraries preloaded). Where the two sides are within kNoise of
-// each other, each side's time is the median of `samples` fresh processes, the run's own first:
-// its cold time, or with `warm` its warm time (the best of `repeat` calls after the side's
-// warm-up, in each process).
-constexpr double kNoise = 1.35;
+// Where the two sides need more than one process each (routing_verdict.hpp), each side's time
+// is the median of `samples` fresh processes, the run's own first: its cold time, or with `warm`
+// its warm time (the best of `repeat` calls after the side's warm-up, in each process).
 struct Side {
   Run* run;
   const std::string* environment;
@@ -342,8 +349,7 @@ struct Side {
 void settle(const Shape& shape, Side ours, Side other, int samples, bool warm, int repeat) {
   if (!ours.run->ran || !other.run->ran || samples <= 1) return;
   const auto time = [warm](Run& r) -> double& { return warm ? r.warm : r.cold; };
-  const double ratio = time(*ours.run) / time(*other.run);
-  if (ratio > kNoise || ratio < 1 / kNoise) return;
+  if (!needs_more_samples(time(*ours.run), time(*other.run))) return;
   for (const Side& side : {ours, other}) {
     std::vector<double> times{time(*side.run)};
     for (int i = 1; i < samples; ++i) {
@@ -356,9 +362,6 @@ void settle(const Shape& shape, Side ours, Side other, int samples, bool warm, i
     (warm ? side.run->warm_samples : side.run->cold_samples) = int(times.size());
   }
 }
-
-// Whether `chosen` took at least 10% and 5 ms longer than `other`.
-bool slower(double chosen, double other) { return chosen >= 1.1 * other && chosen - other >= 5.0; }
 
 std::string ms(const Run& r, bool cold) {
   if (r.skipped) return "skip";
@@ -382,7 +385,7 @@ std::string forced_note(const Run& forced, const char* route) {
 
 // The routines with a route on the host's cores.
 bool has_cpu_route(const std::string& routine) {
-  return routine == "dgeqrf" || routine == "sgeqrf";
+  return routine == "dgeqrf" || routine == "sgeqrf" || routine == "dgeqp3";
 }
 
 // One way to run a shape, for comparing the router's choice with: its runs' route name, what

@@ -19,6 +19,8 @@
  *   dgeqrf|sgeqrf M N                    QR of an M x N matrix
  *   dorgqr M N                           Q's first N columns from N reflectors
  *   dormqr M N K                         Q^T C, C of M x N, from K reflectors (SIDE = 'L')
+ *   dgeqp3 M N                           QR with column pivoting, every column free (SciPy's
+ *                                        qr(pivoting=True)); made and called as the drivers below
  *
  * and whole LAPACK drivers, as a program calls them (their own BLAS/LAPACK calls inside, which a
  * preloaded library may take; the drivers themselves are never Switchyard's):
@@ -29,7 +31,6 @@
  *   dgesdd M N                           thin SVD (JOBZ = 'S') of an M x N matrix
  *   dgels M N NRHS                       least squares by QR
  *   dgelsd M N NRHS                      least squares by SVD (NumPy's lstsq), RCOND = -1
- *   dgeqp3 M N                           QR with column pivoting (SciPy's qr(pivoting=True))
  *
  * Their checksums read what does not depend on sign conventions: the solution, the eigen- or
  * singular values, the magnitudes of R's diagonal. Operands are made without any BLAS/LAPACK
@@ -130,7 +131,7 @@ static int is_driver(const char* r) {
          !strcmp(r, "dgeqp3");
 }
 
-/* One driver call; A and B restored from A0 and B0 before the clock starts. */
+/* One driver call (or dgeqp3's); A and B restored from A0 and B0 before the clock starts. */
 static double call_driver(struct Problem* p, int* info) {
   const char* r = p->routine;
   const double rcond = -1;

@@ -1,0 +1,31 @@
+// The rule `switchyard bench routing` judges routes by (tools/bench/routing_verdict.hpp).
+#include "routing_verdict.hpp"
+
+#include <gtest/gtest.h>
+
+namespace switchyard::bench {
+namespace {
+
+TEST(RoutingVerdict, WrongOnlyWhenTenPercentAndFiveMillisecondsSlower) {
+  EXPECT_TRUE(slower(111.0, 100.0));
+  EXPECT_FALSE(slower(109.0, 100.0));  // 9% slower
+  EXPECT_TRUE(slower(10.0, 5.0));
+  EXPECT_FALSE(slower(9.9, 5.0));  // twice as slow, but 4.9 ms
+  EXPECT_FALSE(slower(100.0, 110.0));
+}
+
+TEST(RoutingVerdict, CloseSidesTakeMoreProcesses) {
+  EXPECT_TRUE(needs_more_samples(100.0, 100.0));
+  EXPECT_TRUE(needs_more_samples(130.0, 100.0));
+  EXPECT_TRUE(needs_more_samples(100.0, 130.0));
+  EXPECT_FALSE(needs_more_samples(100.0, 140.0));  // ours clearly faster: one process says so
+}
+
+TEST(RoutingVerdict, AWrongVerdictRestsOnMoreThanOneProcess) {
+  EXPECT_TRUE(needs_more_samples(30.6, 5.2));  // the outlier that once failed a run
+  EXPECT_TRUE(needs_more_samples(1000.0, 100.0));
+  EXPECT_FALSE(needs_more_samples(6.0, 2.0));  // far apart, but within 5 ms: never wrong
+}
+
+}  // namespace
+}  // namespace switchyard::bench
