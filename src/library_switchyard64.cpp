@@ -5,7 +5,9 @@
 // through the widening adapters below.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "fallback.hpp"
 
@@ -28,6 +30,7 @@ struct Routines64<float> {
   static auto geqrf() { return fallback64().sgeqrf; }
   static auto orgqr() { return fallback64().sorgqr; }
   static auto ormqr() { return fallback64().sormqr; }
+  static auto geqp3() { return required(fallback64().sgeqp3, "sgeqp3_"); }
 };
 template <>
 struct Routines64<double> {
@@ -36,6 +39,7 @@ struct Routines64<double> {
   static auto geqrf() { return fallback64().dgeqrf; }
   static auto orgqr() { return fallback64().dorgqr; }
   static auto ormqr() { return fallback64().dormqr; }
+  static auto geqp3() { return required(fallback64().dgeqp3, "dgeqp3_"); }
 };
 
 // Each adapter has the 32-bit signature and calls the 64-bit routine with its
@@ -87,6 +91,18 @@ void ormqr(const char* side, const char* trans, const int* m, const int* n, cons
   *info = int(info64);
 }
 
+// JPVT goes through a 64-bit copy; on entry only whether each element is zero matters.
+template <class T>
+void geqp3(const int* m, const int* n, T* a, const int* lda, int* jpvt, T* tau, T* work,
+           const int* lwork, int* info) {
+  const I64 m64 = *m, n64 = *n, lda64 = *lda, lwork64 = *lwork;
+  I64 info64 = 0;
+  std::vector<I64> jpvt64(jpvt, jpvt + std::max(0, *n));
+  Routines64<T>::geqp3()(&m64, &n64, a, &lda64, jpvt64.data(), tau, work, &lwork64, &info64);
+  std::copy(jpvt64.begin(), jpvt64.end(), jpvt);
+  *info = int(info64);
+}
+
 }  // namespace
 
 const char* const ilp64_suffix = "";
@@ -98,18 +114,15 @@ const Fallback64& fallback64() {
 }
 
 const Fallback& fallback() {
-  static const Fallback table{gemm<float>,
-                              gemm<double>,
-                              syrk<float>,
-                              syrk<double>,
-                              geqrf<float>,
-                              geqrf<double>,
-                              orgqr<float>,
-                              orgqr<double>,
-                              ormqr<float>,
-                              ormqr<double>,
-                              fallback64().blas_origin,
-                              fallback64().lapack_origin};
+  static const Fallback table = [] {
+    Fallback f{gemm<float>,  gemm<double>,  syrk<float>,  syrk<double>,
+               geqrf<float>, geqrf<double>, orgqr<float>, orgqr<double>,
+               ormqr<float>, ormqr<double>, fallback64().blas_origin,
+               fallback64().lapack_origin};
+    f.sgeqp3 = geqp3<float>;
+    f.dgeqp3 = geqp3<double>;
+    return f;
+  }();
   return table;
 }
 
