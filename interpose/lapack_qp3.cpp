@@ -76,7 +76,7 @@ void geqp3(Int<C> m, Int<C> n, T* a, Int<C> lda, Int<C>* jpvt, T* tau, T* work, 
   }
   int checked_info = 0;
   bool kept = false;
-  const Geqp3Call<T> call{int(m), int(n), a,    int(lda),    pivots,
+  const Geqp3Call<T> call{int(m), int(n), a,          int(lda),     pivots,
                           tau,    work,   int(lwork), &checked_info};
   dispatch(Geqp3Traits<T>::routine, shape, geqp3_quick_return(m, n, lwork), C::figures(), call,
            [&](const Geqp3Call<T>&) {

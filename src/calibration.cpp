@@ -18,6 +18,7 @@
 #include "fallback.hpp"
 #include "shipped_figures.hpp"
 #include "trusted_files.hpp"
+#include "tsqr/cpu_leaf.hpp"
 
 namespace switchyard {
 namespace {
@@ -167,6 +168,23 @@ HostFigures between(HostFigures few_set, int few, HostFigures many_set, int many
   return many_set;
 }
 
+// The shipped CPU TSQR rates are those of its AVX-512 kernels (shipped_figures.hpp). Where a
+// lower level's copy runs they are scaled by the measured share for each level below, and
+// uncertain: the route must then be twice as fast.
+void adjust_to_kernel_level(Calibration& c, int level) {
+  if (level >= shipped::kShippedKernelLevel) return;
+  const double avx2 = shipped::kAvx2KernelShare;
+  const double share = level >= 3 ? avx2 : avx2 * avx2;
+  for (auto& at_size : c.figures.cpu_tsqr.geqrf) {
+    for (auto& at_width : at_size) {
+      for (double& rate : at_width) rate *= share;
+    }
+  }
+  c.cpu_tsqr_certain = false;
+  c.source += level >= 3 ? "; the CPU TSQR's rates scaled to its AVX2 kernels (uncalibrated)"
+                         : "; the CPU TSQR's rates scaled to its baseline kernels (uncalibrated)";
+}
+
 // The shipped figures for a fallback library and thread count: a set measured with as many
 // threads, else the sets of the two hosts interpolated (uncertain), and for the reference
 // library, which runs on one thread whatever the count, its rates on the H200 host.
@@ -208,6 +226,12 @@ Calibration shipped_figures(const std::string& library, int threads) {
 }
 
 }  // namespace
+
+Calibration shipped_calibration(const std::string& library, int threads, int kernel_level) {
+  Calibration c = shipped_figures(library, threads);
+  adjust_to_kernel_level(c, kernel_level);
+  return c;
+}
 
 int fallback_threads() {
   for (const char* name : {"OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"}) {
@@ -293,7 +317,8 @@ const Calibration& calibration_of(const std::string& lapack_origin) {
       entry = std::make_unique<const Calibration>(
           Calibration{measured, true, true, "calibrated: " + calibration_path(library, threads)});
     } else {
-      entry = std::make_unique<const Calibration>(shipped_figures(library, threads));
+      entry = std::make_unique<const Calibration>(
+          shipped_calibration(library, threads, tsqr::kernel_level()));
     }
   }
   return *entry;

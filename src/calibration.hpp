@@ -16,6 +16,8 @@
 //      (the CPU TSQR's along the power law between the two hosts), marked
 //      uncertain: the router then sends a call to a route only when the model
 //      gives it at least twice the fallback's speed.
+//   The shipped CPU TSQR figures are its AVX-512 kernels'; on a CPU without
+//   AVX-512 they are scaled down and uncertain.
 #pragma once
 
 #include <string>
@@ -91,6 +93,11 @@ struct Calibration {
 // fallback() (fallback.hpp), which the 64-bit names' calls are weighed by as well.
 const Calibration& calibration_of(const std::string& lapack_origin);
 const Calibration& calibration();
+
+// The shipped figures (shipped_figures.hpp) for a fallback library, its thread count and the
+// x86-64 level of the CPU TSQR's kernels here (tsqr::kernel_level()): what calibration_of takes
+// where there is no calibration file.
+Calibration shipped_calibration(const std::string& library, int threads, int kernel_level);
 
 // The fallback's modelled seconds for one call.
 double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s);

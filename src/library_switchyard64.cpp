@@ -115,9 +115,17 @@ const Fallback64& fallback64() {
 
 const Fallback& fallback() {
   static const Fallback table = [] {
-    Fallback f{gemm<float>,  gemm<double>,  syrk<float>,  syrk<double>,
-               geqrf<float>, geqrf<double>, orgqr<float>, orgqr<double>,
-               ormqr<float>, ormqr<double>, fallback64().blas_origin,
+    Fallback f{gemm<float>,
+               gemm<double>,
+               syrk<float>,
+               syrk<double>,
+               geqrf<float>,
+               geqrf<double>,
+               orgqr<float>,
+               orgqr<double>,
+               ormqr<float>,
+               ormqr<double>,
+               fallback64().blas_origin,
                fallback64().lapack_origin};
     f.sgeqp3 = geqp3<float>;
     f.dgeqp3 = geqp3<double>;

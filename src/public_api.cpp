@@ -11,6 +11,7 @@
 #include "info_hooks.hpp"
 #include "switchyard.h"
 #include "trace.hpp"
+#include "tsqr/cpu_leaf.hpp"
 
 namespace switchyard {
 namespace {
@@ -54,11 +55,13 @@ void print_configuration(FILE* out) {
   std::fprintf(out, "routing figures %s\n", figures.source.c_str());
   std::fprintf(out, "  device start-up: CUDA %.2f s, OpenCL %.2f s\n", figures.figures.cuda_start_s,
                figures.figures.opencl_start_s);
-  std::fprintf(out, "  CPU TSQR on %d threads: %s\n", fallback_threads(),
-               figures.cpu_tsqr_certain
-                   ? "figures for this thread count"
-                   : "figures interpolated between the shipped hosts' (uncalibrated: taken "
-                     "only where twice as fast)");
+  const int level = tsqr::kernel_level();
+  std::fprintf(out, "  CPU TSQR on %d threads, %s kernels: %s\n", fallback_threads(),
+               level >= 4   ? "AVX-512"
+               : level == 3 ? "AVX2"
+                            : "baseline",
+               figures.cpu_tsqr_certain ? "figures for this host"
+                                        : "uncalibrated figures (taken only where twice as fast)");
 }
 
 }  // namespace

@@ -62,8 +62,8 @@ bool tall_skinny(const Thresholds& t, std::int64_t m, std::int64_t n, Decision* 
   }
   if (double(m) < t.tsqr_min_aspect * double(n)) {
     if (why_not) {
-      *why_not = make(Backend::fallback, "not tall-skinny: m/n %.3g < %.3g",
-                      double(m) / double(n), t.tsqr_min_aspect);
+      *why_not = make(Backend::fallback, "not tall-skinny: m/n %.3g < %.3g", double(m) / double(n),
+                      t.tsqr_min_aspect);
     }
     return false;
   }
@@ -134,13 +134,13 @@ bool weigh(const RouteCost& cost, const HostView& host, double startup, const Al
            const Shape& s, const Reasons& say, char* why, std::size_t size,
            std::optional<ColdDecline>& cold) {
   const double route = modelled_seconds(cost, host, s);
-  const bool certain = host.certain && (cost.family || host.host_routes_certain);
+  const bool certain = host.certain && cost.calibrated && (cost.family || host.host_routes_certain);
   const double factor = certain ? 1.0 : 2.0;
   const char* uncertain = certain ? "" : " (uncalibrated: the route must be twice as fast)";
   const char* where = cost.family ? "device" : "cpu route";
   if (route * factor >= other.seconds) {
     say.write(why, size, "does not pay: %s %.3g s, %s %.3g s%s", where, route, other.name,
-                  other.seconds, uncertain);
+              other.seconds, uncertain);
     return false;
   }
   if (cost.family && startup > 0.0 && (route + startup) * factor * kColdMargin >= other.seconds) {
@@ -152,10 +152,9 @@ bool weigh(const RouteCost& cost, const HostView& host, double startup, const Al
     const double gain = other.seconds / (factor * kColdMargin) - route;
     const double forgone = host.forgone_s[int(family)] + gain;
     if (!host.nested) cold = ColdDecline{family, gain, forgone >= startup};
-    say.write(
-        why, size, "cold device: start-up %.2g s > gain %.2g s at a %.0f%% margin%s%s", startup,
-        gain, 100 * (kColdMargin - 1), uncertain,
-        cold && cold->start ? "; starting it in the background for the calls to come" : "");
+    say.write(why, size, "cold device: start-up %.2g s > gain %.2g s at a %.0f%% margin%s%s",
+              startup, gain, 100 * (kColdMargin - 1), uncertain,
+              cold && cold->start ? "; starting it in the background for the calls to come" : "");
     return false;
   }
   return true;
@@ -168,8 +167,8 @@ double startup_of(const RouteCost& cost, const HostView& host) {
 
 Decision forced(Backend b, const Candidate& c, const char* routine, const Reasons& say) {
   if (!c.registered) {
-    return say.make(Backend::fallback, "forced %s: %s has no %s route in this build", backend_name(b),
-                routine, backend_name(b));
+    return say.make(Backend::fallback, "forced %s: %s has no %s route in this build",
+                    backend_name(b), routine, backend_name(b));
   }
   if (const char* why = c.unusable()) {
     return say.make(Backend::fallback, "forced %s: %s", backend_name(b), why);
@@ -226,8 +225,7 @@ bool fallback_on_sight(const Config& cfg, Routine r, const Shape& s, const char*
 }
 
 Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
-                const Candidate& cpu, const Candidate& gpu, const HostView* host,
-                bool described) {
+                const Candidate& cpu, const Candidate& gpu, const HostView* host, bool described) {
   const char* name = routine_name(r);
   const Reasons say(described);
   if (cfg.disabled) return say.make(Backend::fallback, "disabled");
@@ -275,9 +273,8 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
       return false;
     }
     // Before anything starts: a cold device is started only for a call that pays for it.
-    if (weighed &&
-        !weigh(*c.cost, *host, startup_of(*c.cost, *host), other, s, say, costly, sizeof costly,
-               cold)) {
+    if (weighed && !weigh(*c.cost, *host, startup_of(*c.cost, *host), other, s, say, costly,
+                          sizeof costly, cold)) {
       return declined();
     }
     if (const char* why = c.unusable()) {

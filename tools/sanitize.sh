@@ -6,8 +6,9 @@
 #               BLAS3 suite with gemm and syrk forced onto PoCL, preloaded, in
 #               their 32-bit and 64-bit builds;
 #   build-tsan  ThreadSanitizer: the tests that run on several threads (8
-#               callers at once, the streamed gemm's transfers, the CPU TSQR,
-#               the distributed TSQR on simulated processes and the CG's team).
+#               callers at once, the streamed gemm's transfers, the CPU TSQR
+#               with and without pivoting, the CPU xORGQR and xORMQR, the
+#               distributed TSQR on simulated processes and the CG's team).
 # Both without CUDA: CI has no GPU, and device code is not instrumented.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,7 +47,8 @@ ctest -R '^suite\.(xlintstd(\.tsqr|\.ilp64)?\.dgeqrf=cpu|xblat3d(\.ilp64)?\.d(ge
   --output-on-failure -j"$(nproc)"
 cd ..
 
-build build-tsan thread unit_abi unit_gemm_opencl unit_tsqr_cpu unit_scalapack unit_cg
+build build-tsan thread unit_abi unit_gemm_opencl unit_tsqr_cpu unit_cpu_apply_q unit_scalapack \
+  unit_cg
 cd build-tsan
-ctest -R '^(Threads\.|GemmOpenCl\.Streamed|GemmSplitKOpenCl\.Streamed|TsqrCpu\.|(Layouts/)?DistributedTsqr|Cg|Dsdcg\.)' \
+ctest -R '^(Threads\.|GemmOpenCl\.Streamed|GemmSplitKOpenCl\.Streamed|TsqrCpu\.|TsqrPivoted\.|CpuApplyQ\.|(Layouts/)?DistributedTsqr|Cg|Dsdcg\.)' \
   --output-on-failure -j"$(nproc)"

@@ -6,49 +6,17 @@
 #include <cstring>
 #include <limits>
 
-// Each entry point is compiled for x86-64-v4 (AVX-512), v3 (AVX2, FMA) and the baseline, and
-// the loader picks the best the CPU runs. The helpers are inlined into every copy, so that
-// their loops are vectorised for each level.
-#if defined(__x86_64__) && defined(__has_attribute) && !defined(SWITCHYARD_NO_TARGET_CLONES)
-#if __has_attribute(target_clones)
-#define SWITCHYARD_LEAF_CLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#endif
-#endif
-#ifndef SWITCHYARD_LEAF_CLONES
-#define SWITCHYARD_LEAF_CLONES
-#endif
-#define SWITCHYARD_INLINE [[gnu::always_inline]] inline
+#include "cpu_simd.hpp"
 
 namespace switchyard::tsqr {
 namespace {
 
 using Index = std::ptrdiff_t;
 
-// 256-bit vectors in GCC's vector extension, for the loop nests that the compiler, left to
-// itself, vectorises across the outer loop with strided loads. AVX2 runs them natively and
-// AVX-512 in its 32 registers; 512-bit ones, split in two for AVX2, ran several times slower
-// there (spilled sums), and gained AVX-512 only about a fifth. The baseline splits them too.
-template <class T>
-struct VectorOf {
-  typedef T type __attribute__((vector_size(32)));
-};
-template <class T>
-using Vector = typename VectorOf<T>::type;
-template <class T>
-constexpr int kVectorLanes = int(32 / sizeof(T));
-
-// By reference: passed by value, these vectors would change the calling convention between
-// the copies compiled for each level (they are inlined anyway).
-template <class T>
-SWITCHYARD_INLINE void load(Vector<T>& to, const T* from) {
-  std::memcpy(&to, from, sizeof to);
-}
-
-template <class T>
-SWITCHYARD_INLINE void store(T* to, const Vector<T>& from) {
-  std::memcpy(to, &from, sizeof from);
-}
+using cpu_simd::kVectorLanes;
+using cpu_simd::load;
+using cpu_simd::store;
+using cpu_simd::Vector;
 
 template <int Lanes, class T>
 SWITCHYARD_INLINE T sum_lanes(T* sums) {
@@ -482,33 +450,33 @@ SWITCHYARD_INLINE void divide_by_upper_body(int m, int n, const T* u, Index ldu,
   }
 }
 
-SWITCHYARD_LEAF_CLONES void factor_block_float(int h, int n, float* a, int lda, float* tau,
-                                               float* t, int ldt, float* work) {
+SWITCHYARD_LEVEL_CLONES void factor_block_float(int h, int n, float* a, int lda, float* tau,
+                                                float* t, int ldt, float* work) {
   factor_block_body(h, n, a, lda, tau, t, ldt, work);
 }
 
-SWITCHYARD_LEAF_CLONES void factor_block_double(int h, int n, double* a, int lda, double* tau,
-                                                double* t, int ldt, double* work) {
+SWITCHYARD_LEVEL_CLONES void factor_block_double(int h, int n, double* a, int lda, double* tau,
+                                                 double* t, int ldt, double* work) {
   factor_block_body(h, n, a, lda, tau, t, ldt, work);
 }
 
-SWITCHYARD_LEAF_CLONES void multiply_q_float(int h, int n, float* a, int lda, const float* t,
-                                             int ldt, const float* s, int lds, float* work) {
+SWITCHYARD_LEVEL_CLONES void multiply_q_float(int h, int n, float* a, int lda, const float* t,
+                                              int ldt, const float* s, int lds, float* work) {
   multiply_q_body(h, n, a, lda, t, ldt, s, lds, work);
 }
 
-SWITCHYARD_LEAF_CLONES void multiply_q_double(int h, int n, double* a, int lda, const double* t,
-                                              int ldt, const double* s, int lds, double* work) {
+SWITCHYARD_LEVEL_CLONES void multiply_q_double(int h, int n, double* a, int lda, const double* t,
+                                               int ldt, const double* s, int lds, double* work) {
   multiply_q_body(h, n, a, lda, t, ldt, s, lds, work);
 }
 
-SWITCHYARD_LEAF_CLONES void divide_by_upper_float(int m, int n, const float* u, Index ldu, float* b,
-                                                  Index ldb, float* work) {
+SWITCHYARD_LEVEL_CLONES void divide_by_upper_float(int m, int n, const float* u, Index ldu,
+                                                   float* b, Index ldb, float* work) {
   divide_by_upper_body(m, n, u, ldu, b, ldb, work);
 }
 
-SWITCHYARD_LEAF_CLONES void divide_by_upper_double(int m, int n, const double* u, Index ldu,
-                                                   double* b, Index ldb, double* work) {
+SWITCHYARD_LEVEL_CLONES void divide_by_upper_double(int m, int n, const double* u, Index ldu,
+                                                    double* b, Index ldb, double* work) {
   divide_by_upper_body(m, n, u, ldu, b, ldb, work);
 }
 
@@ -558,6 +526,15 @@ template <>
 void divide_by_upper<double>(int m, int n, const double* u, Index ldu, double* b, Index ldb,
                              double* work) {
   divide_by_upper_double(m, n, u, ldu, b, ldb, work);
+}
+
+// The loader's choice among the copies, made the same way.
+int kernel_level() {
+#if SWITCHYARD_HAS_LEVEL_COPIES
+  if (__builtin_cpu_supports("x86-64-v4")) return 4;
+  if (__builtin_cpu_supports("x86-64-v3")) return 3;
+#endif
+  return 1;
 }
 
 }  // namespace switchyard::tsqr

@@ -10,6 +10,10 @@
 
 namespace switchyard::tsqr {
 
+// The x86-64 level of the kernels' copy that runs on this CPU: 4 (AVX-512), 3 (AVX2 and FMA),
+// else 1 (the baseline copy, and any build without the per-level copies).
+int kernel_level();
+
 // Factors column-major h x n A (h >= n >= 1, lda >= h) in place with xGEQRF's output: R on
 // and above the diagonal, the Householder vectors V strictly below it (unit diagonal
 // implicit) and tau, each reflector chosen as xLARFG chooses it (beta = -sign(alpha) ||x||,

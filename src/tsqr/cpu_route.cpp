@@ -115,9 +115,8 @@ const Implementation<GeqrfWideCall<T>> cpu_tsqr_wide{always_usable, declines_wid
                                                      nullptr,       nullptr,          &cost<T>};
 
 template <class T>
-const Implementation<Geqp3Call<T>> cpu_pivoted_tsqr{always_usable, declines_pivoted<T>,
-                                                    run_pivoted<T>, nullptr,
-                                                    nullptr,       &cost<T>};
+const Implementation<Geqp3Call<T>> cpu_pivoted_tsqr{
+    always_usable, declines_pivoted<T>, run_pivoted<T>, nullptr, nullptr, &cost<T>};
 
 // Plugging the routes in: the router sees them from the first call on.
 [[maybe_unused]] const bool registered = [] {

@@ -124,13 +124,7 @@ class Factorization {
   // With `pivoting`, the factorization is xGEQP3's (factor_pivoted_cpu), else xGEQRF's.
   Factorization(int n, T* a, Index lda, const Lapack<T>& la, RowBlocks blocks, int workers,
                 SmallPivotedQr<T>* pivoting = nullptr)
-      : n_(n),
-        lda_(lda),
-        a_(a),
-        la_(la),
-        blocks_(blocks),
-        workers_(workers),
-        pivoting_(pivoting) {}
+      : n_(n), lda_(lda), a_(a), la_(la), blocks_(blocks), workers_(workers), pivoting_(pivoting) {}
 
   // Everything that can fail happens here, before A is touched.
   int allocate() {
@@ -295,13 +289,13 @@ class Factorization {
   const int workers_;
   SmallPivotedQr<T>* const pivoting_;
 
-  std::vector<T> leaf_t_;    // T of each block's compact WY form, n x n per block
-  std::vector<T> stack_;     // the blocks' R factors stacked (stack_lead apart), then the
-                             // reduction Q
-  std::vector<T> stack_t_;   // T of the stack's compact WY form, n x n
-  std::vector<T> small_q_;   // n x n: I, or the pivoted factorization's Q2
-  std::vector<T> r_;         // R of A (R2 when pivoted) before the sign change, n x n
-  std::vector<T> s_;         // the reconstruction signs
+  std::vector<T> leaf_t_;   // T of each block's compact WY form, n x n per block
+  std::vector<T> stack_;    // the blocks' R factors stacked (stack_lead apart), then the
+                            // reduction Q
+  std::vector<T> stack_t_;  // T of the stack's compact WY form, n x n
+  std::vector<T> small_q_;  // n x n: I, or the pivoted factorization's Q2
+  std::vector<T> r_;        // R of A (R2 when pivoted) before the sign change, n x n
+  std::vector<T> s_;        // the reconstruction signs
   std::vector<unsigned char> v_nonzero_;  // per block and column: the block's V rows are nonzero
   std::vector<Workspace<T>> workspaces_;
 };
@@ -325,8 +319,8 @@ int factor_single_block(int m, int n, T* a, int lda, T* tau, const Lapack<T>& la
 
 // A single block is the fallback's own xGEQP3, with workspace of its asking.
 template <class T>
-int factor_pivoted_single_block(int m, int n, T* a, int lda, int* jpvt, T* tau,
-                                const Lapack<T>& la, T* work1) {
+int factor_pivoted_single_block(int m, int n, T* a, int lda, int* jpvt, T* tau, const Lapack<T>& la,
+                                T* work1) {
   T answer{};
   const int query = -1;
   int info = 0;
@@ -389,8 +383,8 @@ int factor_pivoted_cpu_with_block_rows(Index m, int n, T* a, Index lda, int* jpv
 }
 
 template <class T>
-int factor_pivoted_cpu(Index m, int n, T* a, Index lda, int* jpvt, T* tau,
-                       const Lapack<T>& lapack, int threads, T* work1) {
+int factor_pivoted_cpu(Index m, int n, T* a, Index lda, int* jpvt, T* tau, const Lapack<T>& lapack,
+                       int threads, T* work1) {
   if (!valid_arguments(m, n, a, lda, tau, threads)) return kInvalidArgument;
   return factor_pivoted_cpu_with_block_rows(m, n, a, lda, jpvt, tau, lapack, threads,
                                             default_block_rows(m, n, threads, sizeof(T)), work1);
@@ -416,7 +410,6 @@ template int factor_pivoted_cpu<double>(Index, int, double*, Index, int*, double
                                         const Lapack<double>&, int, double*);
 template int factor_pivoted_cpu_with_block_rows<float>(Index, int, float*, Index, int*, float*,
                                                        const Lapack<float>&, int, int, float*);
-template int factor_pivoted_cpu_with_block_rows<double>(Index, int, double*, Index, int*,
-                                                        double*, const Lapack<double>&, int, int,
-                                                        double*);
+template int factor_pivoted_cpu_with_block_rows<double>(Index, int, double*, Index, int*, double*,
+                                                        const Lapack<double>&, int, int, double*);
 }  // namespace switchyard::tsqr

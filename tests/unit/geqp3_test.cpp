@@ -39,8 +39,7 @@ void xerbla_(const char* srname, const int* info, std::size_t len) {
 }
 
 // Switchyard's, linked.
-void dgeqp3_(const int*, const int*, double*, const int*, int*, double*, double*, const int*,
-             int*);
+void dgeqp3_(const int*, const int*, double*, const int*, int*, double*, double*, const int*, int*);
 void sgeqp3_(const int*, const int*, float*, const int*, int*, float*, float*, const int*, int*);
 void dgeqp3_64_(const std::int64_t*, const std::int64_t*, double*, const std::int64_t*,
                 std::int64_t*, double*, double*, const std::int64_t*, std::int64_t*);
@@ -103,11 +102,11 @@ TEST(Geqp3, ArgumentChecksMatchReference) {
     for (int n : {-1, 0, 1, 2, 4}) {
       for (int lda : {0, 1, 3, 6}) {
         for (int lwork : {-1, 0, 1, 3, 6, 7, 13, 200}) {
-          SCOPED_TRACE(::testing::Message() << "M " << m << " N " << n << " LDA " << lda
-                                            << " LWORK " << lwork);
+          SCOPED_TRACE(::testing::Message()
+                       << "M " << m << " N " << n << " LDA " << lda << " LWORK " << lwork);
           const Outcome<double> got = run<double>(ours<double>, m, n, lda, lwork, {}, 1);
-          const Outcome<double> want = run<double>(reference_geqp3<double>(), m, n, lda, lwork,
-                                                   {}, 1);
+          const Outcome<double> want =
+              run<double>(reference_geqp3<double>(), m, n, lda, lwork, {}, 1);
           EXPECT_EQ(got.info, want.info);
           EXPECT_EQ(got.handled.calls, want.handled.calls);
           EXPECT_EQ(got.handled.info, want.handled.info);

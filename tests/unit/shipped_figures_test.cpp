@@ -1,12 +1,11 @@
 // The shipped figures the router falls back on without a calibration file: the set measured
 // with the fallback's kind and thread count where there is one, else the two hosts' sets
-// interpolated and marked uncertain.
+// interpolated and marked uncertain; the CPU TSQR's scaled to the kernels' level here.
 #include "shipped_figures.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
 #include "calibration.hpp"
@@ -14,27 +13,23 @@
 namespace switchyard {
 namespace {
 
-// calibration_of keeps one answer per library path: each case names its own, one no calibration
-// file is ever made for.
-const Calibration& figures_of(const std::string& library, int threads) {
-  setenv("OPENBLAS_NUM_THREADS", std::to_string(threads).c_str(), 1);
-  const Calibration& c = calibration_of(library);
-  unsetenv("OPENBLAS_NUM_THREADS");
-  return c;
+// The figures on a CPU whose TSQR kernels run at the shipped sets' level.
+Calibration figures_of(const std::string& library, int threads) {
+  return shipped_calibration(library, threads, shipped::kShippedKernelLevel);
 }
 
 TEST(ShippedFigures, OpenBlasOnAShippedThreadCountIsCertain) {
-  const Calibration& two = figures_of("/opt/a/libopenblas.so.0", 2);
+  const Calibration two = figures_of("/opt/a/libopenblas.so.0", 2);
   EXPECT_TRUE(two.certain);
   EXPECT_TRUE(two.cpu_tsqr_certain);
   EXPECT_EQ(two.figures.rates.geqrf[0][1][0], shipped::kOpenBlasSmallHost.rates.geqrf[0][1][0]);
-  const Calibration& sixteen = figures_of("/opt/b/libopenblas.so.0", 16);
+  const Calibration sixteen = figures_of("/opt/b/libopenblas.so.0", 16);
   EXPECT_TRUE(sixteen.certain);
   EXPECT_EQ(sixteen.figures.cpu_tsqr.geqrf[1][1][0], shipped::kOpenBlas16.cpu_tsqr.geqrf[1][1][0]);
 }
 
 TEST(ShippedFigures, OtherThreadCountsLieBetweenTheHostsAndAreUncertain) {
-  const Calibration& four = figures_of("/opt/c/libopenblas.so.0", 4);
+  const Calibration four = figures_of("/opt/c/libopenblas.so.0", 4);
   EXPECT_FALSE(four.certain);
   EXPECT_FALSE(four.cpu_tsqr_certain);
   EXPECT_NE(four.source.find("interpolated to 4 threads"), std::string::npos) << four.source;
@@ -50,16 +45,36 @@ TEST(ShippedFigures, OtherThreadCountsLieBetweenTheHostsAndAreUncertain) {
 }
 
 TEST(ShippedFigures, ReferenceRunsOnOneThreadWhateverTheCount) {
-  const Calibration& four = figures_of("/opt/d/lapack/liblapack.so.3", 4);
+  const Calibration four = figures_of("/opt/d/lapack/liblapack.so.3", 4);
   EXPECT_TRUE(four.certain);
   EXPECT_FALSE(four.cpu_tsqr_certain);
   EXPECT_EQ(four.figures.rates.geqrf[1][2][1], shipped::kReference.rates.geqrf[1][2][1]);
 }
 
 TEST(ShippedFigures, AnUnknownLibraryIsTakenAsFastAsOpenBlasOnSixteenThreads) {
-  const Calibration& two = figures_of("/opt/e/libmystery.so", 2);
+  const Calibration two = figures_of("/opt/e/libmystery.so", 2);
   EXPECT_FALSE(two.certain);
   EXPECT_EQ(two.figures.rates.gemm_square[0], shipped::kOpenBlas16.rates.gemm_square[0]);
+}
+
+// Without AVX-512 the CPU TSQR's rates are scaled down by the measured share per level, and
+// uncertain; the fallback's are not touched.
+TEST(ShippedFigures, LowerKernelLevelsScaleTheCpuTsqrDown) {
+  const Calibration avx512 = figures_of("/opt/f/libopenblas.so.0", 2);
+  const Calibration avx2 = shipped_calibration("/opt/f/libopenblas.so.0", 2, 3);
+  const Calibration baseline = shipped_calibration("/opt/f/libopenblas.so.0", 2, 1);
+  const double share = shipped::kAvx2KernelShare;
+  ASSERT_LT(share, 1.0);
+  EXPECT_DOUBLE_EQ(avx2.figures.cpu_tsqr.geqrf[1][2][0],
+                   share * avx512.figures.cpu_tsqr.geqrf[1][2][0]);
+  EXPECT_DOUBLE_EQ(baseline.figures.cpu_tsqr.geqrf[0][1][1],
+                   share * share * avx512.figures.cpu_tsqr.geqrf[0][1][1]);
+  EXPECT_EQ(avx2.figures.cpu_tsqr.call_s, avx512.figures.cpu_tsqr.call_s);
+  EXPECT_EQ(avx2.figures.rates.geqrf[1][1][0], avx512.figures.rates.geqrf[1][1][0]);
+  EXPECT_TRUE(avx512.cpu_tsqr_certain);
+  EXPECT_FALSE(avx2.cpu_tsqr_certain);
+  EXPECT_TRUE(avx2.certain);  // the fallback's own figures stay as measured
+  EXPECT_NE(avx2.source.find("AVX2 kernels (uncalibrated)"), std::string::npos) << avx2.source;
 }
 
 }  // namespace

@@ -41,12 +41,11 @@ Pivoted<T> ours(const Matrix<double>& input, std::vector<int> jpvt, int block_ro
   std::vector<T> tau(std::size_t(a.n), std::numeric_limits<T>::quiet_NaN());
   T work1 = std::numeric_limits<T>::quiet_NaN();
   const Lapack<T> lapack = Reference<T>::table();
-  const int status =
-      block_rows == 0
-          ? factor_pivoted_cpu(a.m, a.n, a.ptr(), a.ld, jpvt.data(), tau.data(), lapack, kThreads,
-                               &work1)
-          : factor_pivoted_cpu_with_block_rows(a.m, a.n, a.ptr(), a.ld, jpvt.data(), tau.data(),
-                                               lapack, kThreads, block_rows, &work1);
+  const int status = block_rows == 0 ? factor_pivoted_cpu(a.m, a.n, a.ptr(), a.ld, jpvt.data(),
+                                                          tau.data(), lapack, kThreads, &work1)
+                                     : factor_pivoted_cpu_with_block_rows(
+                                           a.m, a.n, a.ptr(), a.ld, jpvt.data(), tau.data(), lapack,
+                                           kThreads, block_rows, &work1);
   EXPECT_EQ(status, kOk);
   for (int j = 0; j < a.n; ++j) {
     EXPECT_TRUE(std::all_of(&a(0, j) + a.m, &a(0, j) + a.ld, [](T x) { return x == kPadding; }));
@@ -99,8 +98,8 @@ enum class Expect { kSamePivots, kAnyPivots };
 template <class T>
 void check(const Matrix<double>& input, Expect expect, int block_rows = 0,
            std::vector<int> jpvt_in = {}) {
-  SCOPED_TRACE(::testing::Message() << input.m << " x " << input.n << ", block rows "
-                                    << block_rows << ", fixed " << fixed_count(jpvt_in));
+  SCOPED_TRACE(::testing::Message() << input.m << " x " << input.n << ", block rows " << block_rows
+                                    << ", fixed " << fixed_count(jpvt_in));
   if (jpvt_in.empty()) jpvt_in.assign(std::size_t(input.n), 0);
   const Pivoted<T> got = ours<T>(input, jpvt_in, block_rows);
   const Pivoted<T> want = reference<T>(input, jpvt_in);

@@ -7,8 +7,8 @@
 //   routed    Switchyard preloaded in front of the fallback, as for a program linked with it;
 //   fallback  the fallback library alone, preloaded, no Switchyard;
 //   gpu       Switchyard preloaded with the routine forced onto its device route;
-//   cpu       the same forced onto its route on the host's cores (dgeqrf's and dgeqp3's CPU
-//             TSQR).
+//   cpu       the same forced onto its route on the host's cores (the CPU TSQR of dgeqrf and
+//             dgeqp3, the compact-WY blocks of dorgqr and dormqr).
 // Whole LAPACK drivers (dgesdd, dsyevd, dgels, ...; switchyard-bench-call's list) run the same
 // way against the fallback alone: Switchyard never takes the driver itself, only the routed calls
 // it makes, so its row has no forced routes, its route column reads "nested", and the line under
@@ -385,7 +385,10 @@ std::string forced_note(const Run& forced, const char* route) {
 
 // The routines with a route on the host's cores.
 bool has_cpu_route(const std::string& routine) {
-  return routine == "dgeqrf" || routine == "sgeqrf" || routine == "dgeqp3";
+  for (const char* r : {"dgeqrf", "sgeqrf", "dgeqp3", "dorgqr", "dormqr"}) {
+    if (routine == r) return true;
+  }
+  return false;
 }
 
 // One way to run a shape, for comparing the router's choice with: its runs' route name, what

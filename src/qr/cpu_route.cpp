@@ -1,0 +1,114 @@
+// The cpu routes of xORGQR and xORMQR (SIDE = 'L'): Q formed or applied in compact-WY blocks
+// on host threads (cpu_apply_q.hpp), from reflectors of any xGEQRF, for the tall-skinny shapes
+// past the QR thresholds.
+//
+// Their model is their own flops at the CPU TSQR's rate on the shape (calibration.hpp), scaled
+// by what the apply kernels were measured to reach against it; `switchyard calibrate` does not
+// measure them, so the router takes them only where the model puts them twice ahead of the
+// fallback. They run on as many threads as the fallback would.
+#include <algorithm>
+
+#include "calibration.hpp"
+#include "calls.hpp"
+#include "dispatch.hpp"
+#include "optimal_lwork.hpp"
+#include "qr/cpu_apply_q.hpp"
+
+namespace switchyard {
+namespace {
+
+// The CPU TSQR's widest calibrated width, and the widest Q and C these routes take: past it a
+// blocked xORGQR or xORMQR runs its updates as large gemms, which the fallback does well.
+constexpr int kMaxWidth = 256;
+
+// What the apply kernels reach, in their own flops (cpu_apply_q.hpp), against the CPU TSQR's
+// rate in xGEQRF's flops on a matrix of the reflectors' shape: 1.7 to 3.0 times on the 2-core
+// AVX2 host, over dorgqr and dormqr of 2^18 and 2^20 rows, 32 and 128 reflectors and 1 to 32
+// columns of C (docs/qr-apply.md, "On the CPU"); the least of those, rounded down.
+constexpr double kShareOfTsqrRate = 1.6;
+
+const char* always_usable() { return nullptr; }
+
+template <class T>
+const char* orgqr_declines(const OrgqrCall<T>& g) {
+  return g.n > kMaxWidth ? "the cpu route forms at most 256 columns of Q" : nullptr;
+}
+
+template <class T>
+bool orgqr_run(const OrgqrCall<T>& g) {
+  if (qr::form_q_cpu(g.m, g.n, g.k, g.a, g.lda, g.tau, fallback_threads()) != qr::kCpuApplied) {
+    return false;
+  }
+  g.work[0] = optimal_lwork(g);
+  *g.info = 0;
+  return true;
+}
+
+template <class T>
+const char* ormqr_declines(const OrmqrCall<T>& g) {
+  if (g.side != 'L') return "the cpu route applies Q from the left only";
+  if (g.k > kMaxWidth) return "the cpu route applies at most 256 reflectors";
+  if (g.n > kMaxWidth) return "the cpu route applies Q to at most 256 columns";
+  return nullptr;
+}
+
+template <class T>
+bool ormqr_run(const OrmqrCall<T>& g) {
+  if (qr::apply_q_cpu(g.trans == 'T', g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc,
+                      fallback_threads()) != qr::kCpuApplied) {
+    return false;
+  }
+  g.work[0] = optimal_lwork(g);
+  *g.info = 0;
+  return true;
+}
+
+// The kernels' modelled rate (GFLOP/s) on m rows and k reflectors.
+template <class T>
+double kernel_gflops(double m, double k, const HostFigures& figures) {
+  const Routine geqrf = sizeof(T) == 8 ? Routine::dgeqrf : Routine::sgeqrf;
+  const Shape s{std::int64_t(m), std::int64_t(k)};
+  const double tsqr =
+      routine_flops(geqrf, s) / (cpu_tsqr_seconds(figures.cpu_tsqr, geqrf, s) * 1e9);
+  return kShareOfTsqrRate * tsqr;
+}
+
+// Shape: m x n Q, k reflectors.
+template <class T>
+double orgqr_seconds(const Shape& s, const HostFigures& figures) {
+  const double flops = qr::form_q_flops(double(s.m), int(s.n), int(s.k));
+  return figures.cpu_tsqr.call_s +
+         flops / (kernel_gflops<T>(double(s.m), double(s.k), figures) * 1e9);
+}
+
+// Shape: m x n C, k reflectors, SIDE in transa.
+template <class T>
+double ormqr_seconds(const Shape& s, const HostFigures& figures) {
+  const double flops = qr::apply_q_flops(double(s.m), int(s.n), int(s.k));
+  return figures.cpu_tsqr.call_s +
+         flops / (kernel_gflops<T>(double(s.m), double(s.k), figures) * 1e9);
+}
+
+template <class T>
+const RouteCost orgqr_cost{std::nullopt, orgqr_seconds<T>, nullptr, false};
+template <class T>
+const RouteCost ormqr_cost{std::nullopt, ormqr_seconds<T>, nullptr, false};
+
+template <class T>
+const Implementation<OrgqrCall<T>> cpu_orgqr{always_usable, orgqr_declines<T>, orgqr_run<T>,
+                                             nullptr,       nullptr,           &orgqr_cost<T>};
+template <class T>
+const Implementation<OrmqrCall<T>> cpu_ormqr{always_usable, ormqr_declines<T>, ormqr_run<T>,
+                                             nullptr,       nullptr,           &ormqr_cost<T>};
+
+// Plugging the routes in: the router sees them from the first call on.
+[[maybe_unused]] const bool registered = [] {
+  Implementations<OrgqrCall<float>>::cpu = &cpu_orgqr<float>;
+  Implementations<OrgqrCall<double>>::cpu = &cpu_orgqr<double>;
+  Implementations<OrmqrCall<float>>::cpu = &cpu_ormqr<float>;
+  Implementations<OrmqrCall<double>>::cpu = &cpu_ormqr<double>;
+  return true;
+}();
+
+}  // namespace
+}  // namespace switchyard
