@@ -134,7 +134,7 @@ bool weigh(const RouteCost& cost, const HostView& host, double startup, const Al
            const Shape& s, const Reasons& say, char* why, std::size_t size,
            std::optional<ColdDecline>& cold) {
   const double route = modelled_seconds(cost, host, s);
-  const bool certain = host.certain && cost.calibrated && (cost.family || host.host_routes_certain);
+  const bool certain = host.certain && (cost.family || host.host_routes_certain);
   const double factor = certain ? 1.0 : 2.0;
   const char* uncertain = certain ? "" : " (uncalibrated: the route must be twice as fast)";
   const char* where = cost.family ? "device" : "cpu route";

@@ -44,9 +44,6 @@ struct RouteCost {
   // A route on the host's cores: what its first call in this process costs beyond a later one's
   // (its threads' first start, its memory's first touch), 0 once it has run; null: nothing.
   double (*first_call_s)(const HostFigures& figures) = nullptr;
-  // false: the route's rate is derived from another's rather than measured by `switchyard
-  // calibrate`, so its model is uncertain on any host, and the route must be twice as fast.
-  bool calibrated = true;
 };
 
 // The start-up a call would wait for now: 0 when the device is started (or

@@ -3,9 +3,9 @@
 // past the QR thresholds.
 //
 // Their model is their own flops at the CPU TSQR's rate on the shape (calibration.hpp), scaled
-// by what the apply kernels were measured to reach against it; `switchyard calibrate` does not
-// measure them, so the router takes them only where the model puts them twice ahead of the
-// fallback. They run on as many threads as the fallback would.
+// by the least that the apply kernels were measured to reach against it, so that it errs on
+// the slow side; it is as certain as the CPU TSQR's figures it is drawn from. They run on as
+// many threads as the fallback would.
 #include <algorithm>
 
 #include "calibration.hpp"
@@ -22,10 +22,12 @@ namespace {
 constexpr int kMaxWidth = 256;
 
 // What the apply kernels reach, in their own flops (cpu_apply_q.hpp), against the CPU TSQR's
-// rate in xGEQRF's flops on a matrix of the reflectors' shape: 1.7 to 3.0 times on the 2-core
-// AVX2 host, over dorgqr and dormqr of 2^18 and 2^20 rows, 32 and 128 reflectors and 1 to 32
-// columns of C (docs/qr-apply.md, "On the CPU"); the least of those, rounded down.
-constexpr double kShareOfTsqrRate = 1.6;
+// calibrated rate in xGEQRF's flops on a matrix of the reflectors' shape, on the 2-core AVX2
+// host (docs/qr-apply.md, "On the CPU"): dorgqr 2.2 to 3.0 times (2^16 to 2^20 rows, 32 to 256
+// reflectors), dormqr 1.55 to 2.5 times (1 to 32 columns of C). The least of each, rounded
+// down, so that the model errs on the slow side.
+constexpr double kOrgqrShare = 2.2;
+constexpr double kOrmqrShare = 1.5;
 
 const char* always_usable() { return nullptr; }
 
@@ -63,36 +65,34 @@ bool ormqr_run(const OrmqrCall<T>& g) {
   return true;
 }
 
-// The kernels' modelled rate (GFLOP/s) on m rows and k reflectors.
+// The CPU TSQR's modelled rate (GFLOP/s) on m rows and k columns.
 template <class T>
-double kernel_gflops(double m, double k, const HostFigures& figures) {
+double tsqr_gflops(double m, double k, const HostFigures& figures) {
   const Routine geqrf = sizeof(T) == 8 ? Routine::dgeqrf : Routine::sgeqrf;
   const Shape s{std::int64_t(m), std::int64_t(k)};
-  const double tsqr =
-      routine_flops(geqrf, s) / (cpu_tsqr_seconds(figures.cpu_tsqr, geqrf, s) * 1e9);
-  return kShareOfTsqrRate * tsqr;
+  return routine_flops(geqrf, s) / (cpu_tsqr_seconds(figures.cpu_tsqr, geqrf, s) * 1e9);
 }
 
 // Shape: m x n Q, k reflectors.
 template <class T>
 double orgqr_seconds(const Shape& s, const HostFigures& figures) {
   const double flops = qr::form_q_flops(double(s.m), int(s.n), int(s.k));
-  return figures.cpu_tsqr.call_s +
-         flops / (kernel_gflops<T>(double(s.m), double(s.k), figures) * 1e9);
+  const double gflops = kOrgqrShare * tsqr_gflops<T>(double(s.m), double(s.k), figures);
+  return figures.cpu_tsqr.call_s + flops / (gflops * 1e9);
 }
 
 // Shape: m x n C, k reflectors, SIDE in transa.
 template <class T>
 double ormqr_seconds(const Shape& s, const HostFigures& figures) {
   const double flops = qr::apply_q_flops(double(s.m), int(s.n), int(s.k));
-  return figures.cpu_tsqr.call_s +
-         flops / (kernel_gflops<T>(double(s.m), double(s.k), figures) * 1e9);
+  const double gflops = kOrmqrShare * tsqr_gflops<T>(double(s.m), double(s.k), figures);
+  return figures.cpu_tsqr.call_s + flops / (gflops * 1e9);
 }
 
 template <class T>
-const RouteCost orgqr_cost{std::nullopt, orgqr_seconds<T>, nullptr, false};
+const RouteCost orgqr_cost{std::nullopt, orgqr_seconds<T>};
 template <class T>
-const RouteCost ormqr_cost{std::nullopt, ormqr_seconds<T>, nullptr, false};
+const RouteCost ormqr_cost{std::nullopt, ormqr_seconds<T>};
 
 template <class T>
 const Implementation<OrgqrCall<T>> cpu_orgqr{always_usable, orgqr_declines<T>, orgqr_run<T>,

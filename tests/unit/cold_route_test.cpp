@@ -261,22 +261,6 @@ TEST(HostRoute, UncertainFiguresAskForTwiceTheSpeed) {
       Backend::cpu);
 }
 
-// A route whose rate is derived rather than calibrated (the CPU xORGQR and xORMQR) must be twice
-// as fast even where every calibrated figure is certain.
-TEST(HostRoute, AnUncalibratedRouteAsksForTwiceTheSpeed) {
-  const Config c = defaults();
-  const HostView v = view(0.0);
-  const RouteCost derived{std::nullopt, fifty_ms, nullptr, false};
-  const Candidate cpu{true, [] { return static_cast<const char*>(nullptr); }, nullptr, nullptr,
-                      &derived};
-  // 2^15 x 32: 67 ms in the fallback against 50 ms: ahead, but not twice.
-  const Decision d = decide(c, Routine::dgeqrf, Shape{1 << 15, 32}, nullptr, cpu, Candidate{}, &v);
-  EXPECT_EQ(d.backend, Backend::fallback);
-  EXPECT_NE(std::string(d.reason).find("uncalibrated"), std::string::npos) << d.reason;
-  // 2^17 x 32: 0.27 s against 0.05 s.
-  EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, cpu, Candidate{}, &v).backend, Backend::cpu);
-}
-
 TEST(HostRoute, ADeviceRouteMustBeatIt) {
   const Config c = defaults();
   const HostView warm = view(0.0);
