@@ -8,6 +8,9 @@ namespace switchyard::qr {
 namespace {
 
 using Index = std::ptrdiff_t;
+using cpu_simd::chunk_times_w;
+using cpu_simd::kChunkParts;
+using cpu_simd::kChunkRows;
 using cpu_simd::kVectorLanes;
 using cpu_simd::load;
 using cpu_simd::store;
@@ -75,36 +78,19 @@ SWITCHYARD_INLINE void add_transposed_product_body(Index h, int k, const T* v, I
   if (nc - j0 == 1) transposed_columns<1>(h, k, v, ldv, c, ldc, j0, out, ldo);
 }
 
-// C - V W is formed kChunkRows rows and up to kTile columns at a time: 4 x 3 vectors of sums
-// and the 4 of V loaded fit AVX2's 16 registers.
-template <class T>
-constexpr int kChunkRows = 4 * kVectorLanes<T>;
-
+// C(r0.., j0..j0+J-1) -= V W(:, j0..) for the kChunkRows rows from r0 (cpu_simd.hpp's tile).
 template <int J, class T>
 SWITCHYARD_INLINE void subtract_chunk(Index r0, int k, const T* v, Index ldv, const T* w, int ldw,
                                       int j0, T* c, Index ldc) {
-  constexpr int kL = kVectorLanes<T>;
-  constexpr int kParts = kChunkRows<T> / kL;
-  Vector<T> sums[J][kParts] = {};
-  for (int kk = 0; kk < k; ++kk) {
-    const T* const v_column = v + Index{kk} * ldv + r0;
-    Vector<T> parts[kParts];
-#pragma GCC unroll 4
-    for (int p = 0; p < kParts; ++p) load(parts[p], v_column + p * kL);
-#pragma GCC unroll 3
-    for (int j = 0; j < J; ++j) {
-      const T w_kj = w[kk + Index{j0 + j} * ldw];
-#pragma GCC unroll 4
-      for (int p = 0; p < kParts; ++p) sums[j][p] += parts[p] * w_kj;
-    }
-  }
+  Vector<T> sums[J][kChunkParts<T>];
+  chunk_times_w<J>(k, v + r0, ldv, w, ldw, j0, sums);
   for (int j = 0; j < J; ++j) {
     T* const c_column = c + Index{j0 + j} * ldc + r0;
-    for (int p = 0; p < kParts; ++p) {
+    for (int p = 0; p < kChunkParts<T>; ++p) {
       Vector<T> c_part;
-      load(c_part, c_column + p * kL);
+      load(c_part, c_column + p * kVectorLanes<T>);
       c_part -= sums[j][p];
-      store(c_column + p * kL, c_part);
+      store(c_column + p * kVectorLanes<T>, c_part);
     }
   }
 }

@@ -13,6 +13,9 @@ namespace {
 
 using Index = std::ptrdiff_t;
 
+using cpu_simd::chunk_times_w;
+using cpu_simd::kChunkParts;
+using cpu_simd::kChunkRows;
 using cpu_simd::kVectorLanes;
 using cpu_simd::load;
 using cpu_simd::store;
@@ -342,34 +345,17 @@ SWITCHYARD_INLINE void factor_block_body(int h, int n, T* a, Index lda, T* tau, 
   }
 }
 
-// Rows and columns of the result that multiply_q forms together: 4 x 3 vectors of sums and
-// the 4 loaded, which fit AVX2's 16 registers.
-template <class T>
-constexpr int kChunkRows = 4 * kVectorLanes<T>;
+// Columns of the result that multiply_q forms together (cpu_simd.hpp's tile).
 constexpr int kTileColumns = 3;
 
 // Columns c..c+Columns-1 of out = -rows W, rows and out kChunkRows x n (leading dimension
-// kChunkRows): each vector of `rows` loaded serves Columns columns of W. The loops over the
-// tile are unrolled by request: only then are its sums kept in registers for AVX2.
+// kChunkRows).
 template <class T, int Columns>
 SWITCHYARD_INLINE void rows_times_w(int n, const T* rows, const T* w, int c, T* out) {
-  constexpr int kParts = kChunkRows<T> / kVectorLanes<T>;
-  Vector<T> sums[Columns][kParts] = {};
-  for (int k = 0; k < n; ++k) {
-    Vector<T> parts[kParts];
-#pragma GCC unroll 4
-    for (int p = 0; p < kParts; ++p) {
-      load(parts[p], rows + Index{k} * kChunkRows<T> + p * kVectorLanes<T>);
-    }
-#pragma GCC unroll 4
-    for (int j = 0; j < Columns; ++j) {
-      const T w_kc = w[k + Index{c + j} * n];
-#pragma GCC unroll 4
-      for (int p = 0; p < kParts; ++p) sums[j][p] += parts[p] * w_kc;
-    }
-  }
+  Vector<T> sums[Columns][kChunkParts<T>];
+  chunk_times_w<Columns>(n, rows, kChunkRows<T>, w, n, c, sums);
   for (int j = 0; j < Columns; ++j) {
-    for (int p = 0; p < kParts; ++p) {
+    for (int p = 0; p < kChunkParts<T>; ++p) {
       sums[j][p] = -sums[j][p];
       store(out + Index{c + j} * kChunkRows<T> + p * kVectorLanes<T>, sums[j][p]);
     }

@@ -19,25 +19,10 @@
 #include <vector>
 
 #include "fallback.hpp"
+#include "recorded_xerbla.hpp"
 #include "reference_blas.hpp"
 
-namespace {
-
-struct Handled {
-  std::string name;
-  int info = 0;
-  int calls = 0;
-};
-Handled handled;
-
-}  // namespace
-
 extern "C" {
-// The program's own XERBLA, which reference LAPACK calls too.
-void xerbla_(const char* srname, const int* info, std::size_t len) {
-  handled = {std::string(srname, len), *info, handled.calls + 1};
-}
-
 // Switchyard's, linked.
 void dgeqp3_(const int*, const int*, double*, const int*, int*, double*, double*, const int*, int*);
 void sgeqp3_(const int*, const int*, float*, const int*, int*, float*, float*, const int*, int*);
@@ -76,7 +61,7 @@ struct Outcome {
   std::vector<T> a, tau, work;
   std::vector<int> jpvt;
   int info = 0;
-  Handled handled;
+  RecordedXerbla handled;
 };
 
 template <class T>

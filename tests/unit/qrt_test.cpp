@@ -18,25 +18,10 @@
 
 #include "fallback.hpp"
 #include "qr/block_factors.hpp"
+#include "recorded_xerbla.hpp"
 #include "reference_blas.hpp"
 
-namespace {
-
-struct Handled {
-  std::string name;
-  int info = 0;
-  int calls = 0;
-};
-Handled handled;
-
-}  // namespace
-
 extern "C" {
-// The program's own XERBLA, as LAPACK's test programs define it.
-void xerbla_(const char* srname, const int* info, std::size_t len) {
-  handled = {std::string(srname, len), *info, handled.calls + 1};
-}
-
 // Switchyard's, linked.
 void dgeqrt_(const int*, const int*, const int*, double*, const int*, double*, const int*, double*,
              int*);
