@@ -514,13 +514,4 @@ void divide_by_upper<double>(int m, int n, const double* u, Index ldu, double* b
   divide_by_upper_double(m, n, u, ldu, b, ldb, work);
 }
 
-// The loader's choice among the copies, made the same way.
-int kernel_level() {
-#if SWITCHYARD_HAS_LEVEL_COPIES
-  if (__builtin_cpu_supports("x86-64-v4")) return 4;
-  if (__builtin_cpu_supports("x86-64-v3")) return 3;
-#endif
-  return 1;
-}
-
 }  // namespace switchyard::tsqr
