@@ -18,22 +18,10 @@
 #include "fallback.hpp"
 #include "optimal_lwork.hpp"
 #include "tsqr/cpu_tsqr.hpp"
+#include "tsqr/lapack_table.hpp"
 
 namespace switchyard {
 namespace {
-
-template <class T>
-tsqr::Lapack<T> fallback_lapack();
-template <>
-tsqr::Lapack<float> fallback_lapack<float>() {
-  const Fallback& f = fallback();
-  return {f.sgeqrf, f.sgeqp3, f.sorgqr};
-}
-template <>
-tsqr::Lapack<double> fallback_lapack<double>() {
-  const Fallback& f = fallback();
-  return {f.dgeqrf, f.dgeqp3, f.dorgqr};
-}
 
 const char* always_usable() { return nullptr; }
 
@@ -51,7 +39,7 @@ double first_call_seconds(const HostFigures& figures) {
 
 template <class T>
 bool run(const GeqrfCall<T>& g) {
-  const tsqr::Lapack<T> lapack = fallback_lapack<T>();
+  const tsqr::Lapack<T> lapack = tsqr::fallback_lapack<T>();
   if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, lapack, fallback_threads()) != tsqr::kOk) {
     return false;
   }
@@ -70,8 +58,8 @@ const char* declines_wide(const GeqrfWideCall<T>& g) {
 
 template <class T>
 bool run_wide(const GeqrfWideCall<T>& g) {
-  if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, fallback_lapack<T>(), fallback_threads()) !=
-      tsqr::kOk) {
+  if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, tsqr::fallback_lapack<T>(),
+                       fallback_threads()) != tsqr::kOk) {
     return false;
   }
   has_run.store(true, std::memory_order_relaxed);
@@ -88,7 +76,7 @@ const char* declines_pivoted(const Geqp3Call<T>& g) {
 template <class T>
 bool run_pivoted(const Geqp3Call<T>& g) {
   T work1{};
-  if (tsqr::factor_pivoted_cpu(g.m, g.n, g.a, g.lda, g.jpvt, g.tau, fallback_lapack<T>(),
+  if (tsqr::factor_pivoted_cpu(g.m, g.n, g.a, g.lda, g.jpvt, g.tau, tsqr::fallback_lapack<T>(),
                                fallback_threads(), &work1) != tsqr::kOk) {
     return false;
   }

@@ -18,6 +18,7 @@
 
 #include <string>
 
+#include "tsqr/lapack_table.hpp"
 #include "tsqr_kernels.hpp"
 
 namespace switchyard::tsqr {
@@ -31,6 +32,19 @@ constexpr int kGpuMaxColumns = 256;
 // is in host memory A and tau are untouched, so the caller can run xGEQRF instead.
 template <class T>
 bool factor_gpu(int m, int n, T* a, int lda, T* tau, std::string& error);
+
+// The widest A the GPU pivoted QR takes: one TSQR, whose R is pivoted on the host.
+constexpr int kGpuMaxPivotedColumns = kernels::kTsqrMaxColumns;
+
+// xGEQP3's column-pivoted factorization of A (m >= n >= 1, n <= kGpuMaxPivotedColumns) by the
+// same TSQR, as cpu_tsqr.hpp's factor_pivoted_cpu makes it: between the tree's reduction and
+// the reconstruction the root's R comes to the host, where `lapack`'s xGEQP3 and xORGQR give
+// R P = Q2 R2 (JPVT as xGEQP3 takes and gives it); the tree's Q is then formed as Q [Q2; 0]
+// and the reconstruction reads R2. `work1` receives WORK(1) as the small xGEQP3 left it.
+// Returns as factor_gpu; on failure JPVT is untouched, and so are A and tau in host memory.
+template <class T>
+bool factor_pivoted_gpu(int m, int n, T* a, int lda, int* jpvt, T* tau, const Lapack<T>& lapack,
+                        T* work1, std::string& error);
 
 // One TSQR of device-accessible A (n <= kernels::kTsqrMaxColumns), tau on the device,
 // enqueued on `stream` with its workspace ordered on it. Returns the first launch or

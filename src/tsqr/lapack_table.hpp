@@ -1,5 +1,7 @@
 #pragma once
 
+#include <algorithm>
+
 #include "fallback.hpp"
 
 namespace switchyard::tsqr {
@@ -17,5 +19,22 @@ struct Lapack {
   bool complete() const { return geqrf != nullptr; }
   bool complete_for_pivoting() const { return geqp3 != nullptr && orgqr != nullptr; }
 };
+
+// LAPACK answers a workspace query in WORK(1) as a floating-point number.
+template <class T>
+int lwork_from_query(T answer) {
+  return std::max(1, int(answer + T(0.5)));
+}
+
+// The fallback library's entries, as the library's routes call them.
+template <class T>
+Lapack<T> fallback_lapack() {
+  const Fallback& f = fallback();
+  if constexpr (sizeof(T) == sizeof(float)) {
+    return {f.sgeqrf, f.sgeqp3, f.sorgqr};
+  } else {
+    return {f.dgeqrf, f.dgeqp3, f.dorgqr};
+  }
+}
 
 }  // namespace switchyard::tsqr

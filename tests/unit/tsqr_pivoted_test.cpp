@@ -7,14 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
-#include <numeric>
-#include <random>
 #include <vector>
 
+#include "pivoted_checks.hpp"
 #include "tsqr/cpu_tsqr.hpp"
-#include "tsqr_checks.hpp"
 
 namespace switchyard::tsqr {
 namespace {
@@ -24,13 +21,6 @@ using namespace checks;
 // The worst ratios are printed with tsqr_cpu_test.cpp's, in the same program.
 constexpr int kThreads = 4;
 constexpr int kPadding = -99;  // rows m..lda-1, which must be left alone
-
-template <class T>
-struct Pivoted {
-  Factored<T> f;  // leading dimension m
-  std::vector<int> jpvt;
-  T work1{};
-};
 
 // Our factorization with `block_rows` (0: the default split) on a copy of `input` whose leading
 // dimension is m + 3, padding checked.
@@ -54,73 +44,12 @@ Pivoted<T> ours(const Matrix<double>& input, std::vector<int> jpvt, int block_ro
 }
 
 template <class T>
-Pivoted<T> reference(const Matrix<double>& input, std::vector<int> jpvt) {
-  Matrix<T> a = convert<T>(input, input.m);
-  std::vector<T> tau(std::size_t(a.n));
-  const Lapack<T> lapack = Reference<T>::table();
-  T answer{};
-  int lwork = -1, info = 0;
-  lapack.geqp3(&a.m, &a.n, a.ptr(), &a.ld, jpvt.data(), tau.data(), &answer, &lwork, &info);
-  std::vector<T> work(std::size_t(answer) + 1);
-  lwork = int(work.size());
-  lapack.geqp3(&a.m, &a.n, a.ptr(), &a.ld, jpvt.data(), tau.data(), work.data(), &lwork, &info);
-  EXPECT_EQ(info, 0);
-  return {{a, tau}, jpvt, work[0]};
-}
-
-// A's columns in the order JPVT gives (1-based), as xGEQP3 factors them.
-template <class T>
-Matrix<T> permuted(const Matrix<double>& input, const std::vector<int>& jpvt) {
-  const Matrix<T> a = convert<T>(input, input.m);
-  Matrix<T> p(a.m, a.n);
-  for (int j = 0; j < a.n; ++j) std::copy_n(&a(0, jpvt[j] - 1), a.m, &p(0, j));
-  return p;
-}
-
-// Columns of unit Gaussian entries scaled by 1..n in a random order, so that every pivot is
-// decided by a margin far above rounding.
-Matrix<double> distinct_norms(int m, int n, unsigned seed) {
-  Matrix<double> a = gaussian(m, n, seed);
-  std::vector<int> scale(static_cast<std::size_t>(n));
-  std::iota(scale.begin(), scale.end(), 1);
-  std::shuffle(scale.begin(), scale.end(), std::mt19937(seed));
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) a(i, j) *= scale[std::size_t(j)];
-  return a;
-}
-
-int fixed_count(const std::vector<int>& jpvt_in) {
-  return int(std::count_if(jpvt_in.begin(), jpvt_in.end(), [](int j) { return j != 0; }));
-}
-
-enum class Expect { kSamePivots, kAnyPivots };
-
-template <class T>
 void check(const Matrix<double>& input, Expect expect, int block_rows = 0,
            std::vector<int> jpvt_in = {}) {
   SCOPED_TRACE(::testing::Message() << input.m << " x " << input.n << ", block rows " << block_rows
                                     << ", fixed " << fixed_count(jpvt_in));
   if (jpvt_in.empty()) jpvt_in.assign(std::size_t(input.n), 0);
-  const Pivoted<T> got = ours<T>(input, jpvt_in, block_rows);
-  const Pivoted<T> want = reference<T>(input, jpvt_in);
-  std::vector<int> sorted = got.jpvt;
-  std::sort(sorted.begin(), sorted.end());
-  for (int j = 0; j < input.n; ++j) ASSERT_EQ(sorted[std::size_t(j)], j + 1) << "not a permutation";
-  if (expect == Expect::kSamePivots) EXPECT_EQ(got.jpvt, want.jpvt);
-  EXPECT_EQ(got.work1, want.work1);
-
-  const Matrix<T> ap = permuted<T>(input, got.jpvt);
-  expect_lapack_contract(ap, got.f);
-  if (expect == Expect::kSamePivots) expect_matches_reference(ap, got.f);
-  // Past the fixed columns each pivot has the largest remaining norm, so |R(j, j)| does not grow
-  // (up to rounding, relative to the largest).
-  const int first_free = fixed_count(jpvt_in);
-  const double slack = 64 * input.m * unit_roundoff<T>() * std::fabs(double(got.f.a(0, 0)));
-  for (int j = first_free + 1; j < input.n; ++j) {
-    EXPECT_LE(std::fabs(double(got.f.a(j, j))),
-              std::fabs(double(got.f.a(j - 1, j - 1))) * (1 + 64 * unit_roundoff<T>()) + slack)
-        << "R(" << j << ", " << j << ")";
-  }
+  expect_pivoted_qr(input, expect, jpvt_in, ours<T>(input, jpvt_in, block_rows));
 }
 
 template <class T>
