@@ -4,13 +4,15 @@
 //
 // Their model is their own flops at the CPU TSQR's rate on the shape (calibration.hpp), scaled
 // by the least that the apply kernels were measured to reach against it, so that it errs on
-// the slow side; it is as certain as the CPU TSQR's figures it is drawn from. They run on as
-// many threads as the fallback would.
+// the slow side; it is as certain as the CPU TSQR's figures it is drawn from, and a process's
+// first call on the host's cores pays that call's extra (host_route_first_call.hpp). They run on
+// as many threads as the fallback would.
 #include <algorithm>
 
 #include "calibration.hpp"
 #include "calls.hpp"
 #include "dispatch.hpp"
+#include "host_route_first_call.hpp"
 #include "optimal_lwork.hpp"
 #include "qr/cpu_apply_q.hpp"
 
@@ -41,6 +43,7 @@ bool orgqr_run(const OrgqrCall<T>& g) {
   if (qr::form_q_cpu(g.m, g.n, g.k, g.a, g.lda, g.tau, fallback_threads()) != qr::kCpuApplied) {
     return false;
   }
+  note_host_route_run();
   g.work[0] = optimal_lwork(g);
   *g.info = 0;
   return true;
@@ -60,6 +63,7 @@ bool ormqr_run(const OrmqrCall<T>& g) {
                       fallback_threads()) != qr::kCpuApplied) {
     return false;
   }
+  note_host_route_run();
   g.work[0] = optimal_lwork(g);
   *g.info = 0;
   return true;
@@ -90,9 +94,9 @@ double ormqr_seconds(const Shape& s, const HostFigures& figures) {
 }
 
 template <class T>
-const RouteCost orgqr_cost{std::nullopt, orgqr_seconds<T>};
+const RouteCost orgqr_cost{std::nullopt, orgqr_seconds<T>, host_route_first_call_seconds};
 template <class T>
-const RouteCost ormqr_cost{std::nullopt, ormqr_seconds<T>};
+const RouteCost ormqr_cost{std::nullopt, ormqr_seconds<T>, host_route_first_call_seconds};
 
 template <class T>
 const Implementation<OrgqrCall<T>> cpu_orgqr{always_usable, orgqr_declines<T>, orgqr_run<T>,

@@ -10,12 +10,11 @@
 // time (calibration.cpp). The routes run on as many threads as the fallback would
 // (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, else every core), so that a program that limits its
 // BLAS's threads limits them too.
-#include <atomic>
-
 #include "calibration.hpp"
 #include "calls.hpp"
 #include "dispatch.hpp"
 #include "fallback.hpp"
+#include "host_route_first_call.hpp"
 #include "optimal_lwork.hpp"
 #include "tsqr/cpu_tsqr.hpp"
 #include "tsqr/lapack_table.hpp"
@@ -30,20 +29,13 @@ const char* declines(const GeqrfCall<T>& g) {
   return g.m < g.n ? "TSQR needs m >= n" : nullptr;
 }
 
-// Whether a call has run here: the first pays more (calibration.hpp).
-std::atomic<bool> has_run{false};
-
-double first_call_seconds(const HostFigures& figures) {
-  return has_run.load(std::memory_order_relaxed) ? 0.0 : figures.cpu_tsqr.first_call_s;
-}
-
 template <class T>
 bool run(const GeqrfCall<T>& g) {
   const tsqr::Lapack<T> lapack = tsqr::fallback_lapack<T>();
   if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, lapack, fallback_threads()) != tsqr::kOk) {
     return false;
   }
-  has_run.store(true, std::memory_order_relaxed);
+  note_host_route_run();
   g.work[0] = optimal_lwork(g);
   *g.info = 0;
   return true;
@@ -62,7 +54,7 @@ bool run_wide(const GeqrfWideCall<T>& g) {
                        fallback_threads()) != tsqr::kOk) {
     return false;
   }
-  has_run.store(true, std::memory_order_relaxed);
+  note_host_route_run();
   g.work[0] = g.optimal_lwork;
   *g.info = 0;
   return true;
@@ -80,7 +72,7 @@ bool run_pivoted(const Geqp3Call<T>& g) {
                                fallback_threads(), &work1) != tsqr::kOk) {
     return false;
   }
-  has_run.store(true, std::memory_order_relaxed);
+  note_host_route_run();
   g.work[0] = work1;
   *g.info = 0;
   return true;
@@ -92,7 +84,7 @@ double seconds(const Shape& s, const HostFigures& figures) {
 }
 
 template <class T>
-const RouteCost cost{std::nullopt, seconds<T>, first_call_seconds};
+const RouteCost cost{std::nullopt, seconds<T>, host_route_first_call_seconds};
 
 template <class T>
 const Implementation<GeqrfCall<T>> cpu_tsqr{always_usable, declines<T>, run<T>,
