@@ -11,8 +11,8 @@ bool same_letter(char a, char b) {
 
 char upper_letter(char c) { return char(std::toupper(static_cast<unsigned char>(c))); }
 
-int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldb,
-                        std::int64_t ldc) {
+int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n, std::int64_t k,
+                        std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
   const bool nota = same_letter(transa, 'N');
   const bool notb = same_letter(transb, 'N');
   const std::int64_t nrowa = nota ? m : k;
@@ -28,7 +28,8 @@ int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n
   return 0;
 }
 
-int syrk_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldc) {
+int syrk_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda,
+                        std::int64_t ldc) {
   const std::int64_t nrowa = same_letter(trans, 'N') ? n : k;
   if (!same_letter(uplo, 'U') && !same_letter(uplo, 'L')) return 1;
   if (!same_letter(trans, 'N') && !same_letter(trans, 'T') && !same_letter(trans, 'C')) return 2;
@@ -57,7 +58,21 @@ int geqp3_argument_error(std::int64_t m, std::int64_t n, std::int64_t lda, std::
   return 0;
 }
 
-int orgqr_argument_error(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t lwork) {
+int gels_argument_error(char trans, std::int64_t m, std::int64_t n, std::int64_t nrhs,
+                        std::int64_t lda, std::int64_t ldb, std::int64_t lwork) {
+  const std::int64_t mn = std::min(m, n);
+  if (!same_letter(trans, 'N') && !same_letter(trans, 'T')) return 1;
+  if (m < 0) return 2;
+  if (n < 0) return 3;
+  if (nrhs < 0) return 4;
+  if (lda < std::max<std::int64_t>(1, m)) return 6;
+  if (ldb < std::max<std::int64_t>({1, m, n})) return 8;
+  if (lwork != -1 && lwork < std::max<std::int64_t>(1, mn + std::max(mn, nrhs))) return 10;
+  return 0;
+}
+
+int orgqr_argument_error(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda,
+                         std::int64_t lwork) {
   if (m < 0) return 1;
   if (n < 0 || n > m) return 2;
   if (k < 0 || k > n) return 3;
@@ -66,8 +81,8 @@ int orgqr_argument_error(std::int64_t m, std::int64_t n, std::int64_t k, std::in
   return 0;
 }
 
-int ormqr_argument_error(char side, char trans, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldc,
-                         std::int64_t lwork) {
+int ormqr_argument_error(char side, char trans, std::int64_t m, std::int64_t n, std::int64_t k,
+                         std::int64_t lda, std::int64_t ldc, std::int64_t lwork) {
   const bool left = same_letter(side, 'L');
   const std::int64_t nq = left ? m : n;  // the order of Q
   const std::int64_t nw = std::max<std::int64_t>(1, left ? n : m);

@@ -15,11 +15,12 @@ bool same_letter(char a, char b);
 char upper_letter(char c);
 
 // xGEMM: 1 TRANSA, 2 TRANSB, 3 M, 4 N, 5 K, 8 LDA, 10 LDB, 13 LDC.
-int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldb,
-                        std::int64_t ldc);
+int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n, std::int64_t k,
+                        std::int64_t lda, std::int64_t ldb, std::int64_t ldc);
 
 // xSYRK: 1 UPLO, 2 TRANS, 3 N, 4 K, 7 LDA, 10 LDC.
-int syrk_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldc);
+int syrk_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda,
+                        std::int64_t ldc);
 
 // xGEQRF (LAPACK 3.11): 1 M, 2 N, 4 LDA, 7 LWORK (unless LWORK = -1, a query).
 int geqrf_argument_error(std::int64_t m, std::int64_t n, std::int64_t lda, std::int64_t lwork);
@@ -28,12 +29,18 @@ int geqrf_argument_error(std::int64_t m, std::int64_t n, std::int64_t lda, std::
 // empty, when 1 is enough).
 int geqp3_argument_error(std::int64_t m, std::int64_t n, std::int64_t lda, std::int64_t lwork);
 
+// xGELS (LAPACK 3.11): 1 TRANS, 2 M, 3 N, 4 NRHS, 6 LDA, 8 LDB < max(1, M, N), 10 LWORK <
+// max(1, min(M, N) + max(min(M, N), NRHS)) (unless LWORK = -1, a query).
+int gels_argument_error(char trans, std::int64_t m, std::int64_t n, std::int64_t nrhs,
+                        std::int64_t lda, std::int64_t ldb, std::int64_t lwork);
+
 // xORGQR: 1 M, 2 N, 3 K, 5 LDA, 8 LWORK (unless LWORK = -1, a query).
-int orgqr_argument_error(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t lwork);
+int orgqr_argument_error(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda,
+                         std::int64_t lwork);
 
 // xORMQR: 1 SIDE, 2 TRANS, 3 M, 4 N, 5 K, 7 LDA, 10 LDC, 12 LWORK (unless LWORK = -1).
-int ormqr_argument_error(char side, char trans, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldc,
-                         std::int64_t lwork);
+int ormqr_argument_error(char side, char trans, std::int64_t m, std::int64_t n, std::int64_t k,
+                         std::int64_t lda, std::int64_t ldc, std::int64_t lwork);
 
 // xGEQRT (LAPACK 3.11): 1 M, 2 N, 3 NB (1 <= NB <= min(M, N) unless A is empty), 5 LDA, 7 LDT.
 int geqrt_argument_error(std::int64_t m, std::int64_t n, std::int64_t nb, std::int64_t lda,

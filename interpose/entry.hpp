@@ -27,6 +27,11 @@ template <class C, class T>
 void geqp3(Int<C> m, Int<C> n, T* a, Int<C> lda, Int<C>* jpvt, T* tau, T* work, Int<C> lwork,
            Int<C>* info);
 
+// xGELS with Fortran semantics.
+template <class C, class T>
+void gels(char trans, Int<C> m, Int<C> n, Int<C> nrhs, T* a, Int<C> lda, T* b, Int<C> ldb,
+          T* work, Int<C> lwork, Int<C>* info);
+
 // xORGQR and xORMQR with Fortran semantics.
 template <class C, class T>
 void orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work, Int<C> lwork,

@@ -375,6 +375,17 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
     case Routine::dorgqr:
       gflops = qr_rate_at(rates.orgqr, p, s.k, double(s.m) * double(s.k));
       break;
+    case Routine::sgels:
+    case Routine::dgels: {
+      // Its xGEQRF and its xORMQR of Q^T on the k right-hand sides: the two calls that make
+      // its time (its norms and triangular solve are a pass over A and an n x n solve).
+      const bool single = r == Routine::sgels;
+      const Shape qr{s.m, s.n};
+      Shape apply{s.m, s.k, std::min(s.m, s.n)};
+      apply.transa = 'L';
+      return fallback_seconds(rates, single ? Routine::sgeqrf : Routine::dgeqrf, qr) +
+             fallback_seconds(rates, single ? Routine::sormqr : Routine::dormqr, apply);
+    }
     case Routine::sormqr:
     case Routine::dormqr: {
       // Q is m x m (SIDE = 'L') or n x n, of k reflectors. Applied to fewer columns (rows) of C

@@ -74,6 +74,21 @@ struct Geqp3Call {
   int* info;
 };
 
+// xGELS: the least-squares solution of op(A) X = B, or the minimum-norm one, over B; A's QR
+// (or LQ) factors over A. TRANS is upper case.
+template <class T>
+struct GelsCall {
+  char trans;
+  int m, n, nrhs;
+  T* a;
+  int lda;
+  T* b;
+  int ldb;
+  T* work;
+  int lwork;
+  int* info;
+};
+
 // xORGQR: the first n columns of Q = H(1) ... H(k), over A.
 template <class T>
 struct OrgqrCall {

@@ -26,6 +26,11 @@ struct Implementation {
   bool (*resident)(const Call& call) = nullptr;
 };
 
+// Why a route's run, once under way, found the call not its to take (xGELS's scaling, seen
+// only from the operands on the device): set before the run returns false with the data
+// untouched, so that the trace says "declines" rather than "failed".
+inline thread_local const char* declined_while_running = nullptr;
+
 template <class Call>
 struct Implementations {
   static inline const Implementation<Call>* cpu = nullptr;
@@ -73,11 +78,14 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures,
   }
   if (d.backend != Backend::fallback) {
     const Implementation<Call>* impl = d.backend == Backend::gpu ? gpu : cpu;
+    declined_while_running = nullptr;
     if (const char* why_not = impl->declines(call)) {
       d = fell_back(d.backend, "declines", why_not);
     } else if (impl->run(call)) {
       record.set_decision(d);
       return;
+    } else if (declined_while_running) {
+      d = fell_back(d.backend, "declines", declined_while_running);
     } else {
       d = fell_back(d.backend, "failed", "ran in the fallback");
     }

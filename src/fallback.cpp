@@ -232,6 +232,10 @@ FallbackTable<I> resolve_table(const TableSource& source) {
   f.dgemqrt = lookup_optional<GemqrtFn<double, I>>("dgemqrt_", source);
   f.sgeqp3 = lookup_optional<Geqp3Fn<float, I>>("sgeqp3_", source);
   f.dgeqp3 = lookup_optional<Geqp3Fn<double, I>>("dgeqp3_", source);
+  f.sgels = lookup_optional<GelsFn<float, I>>("sgels_", source);
+  f.dgels = lookup_optional<GelsFn<double, I>>("dgels_", source);
+  f.strtrs = lookup_optional<TrtrsFn<float, I>>("strtrs_", source);
+  f.dtrtrs = lookup_optional<TrtrsFn<double, I>>("dtrtrs_", source);
   return f;
 }
 

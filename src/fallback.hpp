@@ -60,6 +60,15 @@ using GemqrtFn = void(const char* side, const char* trans, const I* m, const I* 
                       const I* ldc, T* work, I* info, std::size_t side_len,
                       std::size_t trans_len);
 
+template <class T, class I = int>
+using GelsFn = void(const char* trans, const I* m, const I* n, const I* nrhs, T* a, const I* lda,
+                    T* b, const I* ldb, T* work, const I* lwork, I* info, std::size_t trans_len);
+
+template <class T, class I = int>
+using TrtrsFn = void(const char* uplo, const char* trans, const char* diag, const I* n,
+                     const I* nrhs, const T* a, const I* lda, T* b, const I* ldb, I* info,
+                     std::size_t uplo_len, std::size_t trans_len, std::size_t diag_len);
+
 template <class I>
 struct FallbackTable {
   GemmFn<float, I>* sgemm;
@@ -83,11 +92,15 @@ struct FallbackTable {
   GemqrtFn<double, I>* dgemqrt = nullptr;
   Geqp3Fn<float, I>* sgeqp3 = nullptr;
   Geqp3Fn<double, I>* dgeqp3 = nullptr;
+  GelsFn<float, I>* sgels = nullptr;
+  GelsFn<double, I>* dgels = nullptr;
+  TrtrsFn<float, I>* strtrs = nullptr;  // for the least-squares route's triangular solve
+  TrtrsFn<double, I>* dtrtrs = nullptr;
 };
 using Fallback = FallbackTable<int>;
 using Fallback64 = FallbackTable<std::int64_t>;
 
-// A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3), named `name` ("dgeqrt_"): `fn`,
+// A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3, xGELS, xTRTRS), named `name` ("dgeqrt_"): `fn`,
 // or when it is null, a fatal error with the message of a routine found nowhere.
 [[noreturn]] void missing_routine(const char* name);
 template <class Fn>

@@ -31,6 +31,8 @@ struct Routines64<float> {
   static auto orgqr() { return fallback64().sorgqr; }
   static auto ormqr() { return fallback64().sormqr; }
   static auto geqp3() { return required(fallback64().sgeqp3, "sgeqp3_"); }
+  static auto gels() { return required(fallback64().sgels, "sgels_"); }
+  static auto trtrs() { return required(fallback64().strtrs, "strtrs_"); }
 };
 template <>
 struct Routines64<double> {
@@ -40,6 +42,8 @@ struct Routines64<double> {
   static auto orgqr() { return fallback64().dorgqr; }
   static auto ormqr() { return fallback64().dormqr; }
   static auto geqp3() { return required(fallback64().dgeqp3, "dgeqp3_"); }
+  static auto gels() { return required(fallback64().dgels, "dgels_"); }
+  static auto trtrs() { return required(fallback64().dtrtrs, "dtrtrs_"); }
 };
 
 // Each adapter has the 32-bit signature and calls the 64-bit routine with its
@@ -103,6 +107,27 @@ void geqp3(const int* m, const int* n, T* a, const int* lda, int* jpvt, T* tau, 
   *info = int(info64);
 }
 
+template <class T>
+void gels(const char* trans, const int* m, const int* n, const int* nrhs, T* a, const int* lda,
+          T* b, const int* ldb, T* work, const int* lwork, int* info, std::size_t trans_len) {
+  const I64 m64 = *m, n64 = *n, nrhs64 = *nrhs, lda64 = *lda, ldb64 = *ldb, lwork64 = *lwork;
+  I64 info64 = 0;
+  Routines64<T>::gels()(trans, &m64, &n64, &nrhs64, a, &lda64, b, &ldb64, work, &lwork64, &info64,
+                        trans_len);
+  *info = int(info64);
+}
+
+template <class T>
+void trtrs(const char* uplo, const char* trans, const char* diag, const int* n, const int* nrhs,
+           const T* a, const int* lda, T* b, const int* ldb, int* info, std::size_t uplo_len,
+           std::size_t trans_len, std::size_t diag_len) {
+  const I64 n64 = *n, nrhs64 = *nrhs, lda64 = *lda, ldb64 = *ldb;
+  I64 info64 = 0;
+  Routines64<T>::trtrs()(uplo, trans, diag, &n64, &nrhs64, a, &lda64, b, &ldb64, &info64, uplo_len,
+                         trans_len, diag_len);
+  *info = int(info64);
+}
+
 }  // namespace
 
 const char* const ilp64_suffix = "";
@@ -129,6 +154,10 @@ const Fallback& fallback() {
                fallback64().lapack_origin};
     f.sgeqp3 = geqp3<float>;
     f.dgeqp3 = geqp3<double>;
+    f.sgels = gels<float>;
+    f.dgels = gels<double>;
+    f.strtrs = trtrs<float>;
+    f.dtrtrs = trtrs<double>;
     return f;
   }();
   return table;

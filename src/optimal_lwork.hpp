@@ -1,5 +1,5 @@
-// WORK(1) on return from xGEQRF, xORGQR and xORMQR is the optimal LWORK. The accelerated routes
-// need no workspace from the caller but report what the fallback's own routine would, so a
+// WORK(1) on return from xGEQRF, xORGQR, xORMQR and xGELS is the optimal LWORK. The accelerated
+// routes need no workspace from the caller but report what the fallback's own routine would, so a
 // program that sizes WORK from one call for the next sees the same numbers with and without
 // Switchyard. Each asks the fallback with a workspace query.
 #pragma once
@@ -52,6 +52,22 @@ T optimal_lwork(const OrmqrCall<T>& call) {
   const int query = -1;
   ormqr(&call.side, &call.trans, &call.m, &call.n, &call.k, call.a, &call.lda, call.tau, call.c,
         &call.ldc, &answer, &query, &info, 1, 1);
+  return answer;
+}
+
+template <class T>
+T optimal_lwork(const GelsCall<T>& call) {
+  GelsFn<T>* gels;
+  if constexpr (sizeof(T) == sizeof(float)) {
+    gels = required(fallback().sgels, "sgels_");
+  } else {
+    gels = required(fallback().dgels, "dgels_");
+  }
+  T answer{};
+  int info = 0;
+  const int query = -1;
+  gels(&call.trans, &call.m, &call.n, &call.nrhs, call.a, &call.lda, call.b, &call.ldb, &answer,
+       &query, &info, 1);
   return answer;
 }
 

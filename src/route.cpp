@@ -96,6 +96,8 @@ bool past_thresholds(const Thresholds& t, Routine r, const Shape& s, Decision* w
     case Routine::dorgqr:
     case Routine::sgeqp3:
     case Routine::dgeqp3:
+    case Routine::sgels:
+    case Routine::dgels:
       return tall_skinny(t, s.m, s.n, why_not);
     case Routine::sormqr:
     case Routine::dormqr:

@@ -20,6 +20,8 @@ const char* routine_name(Routine r) {
     case Routine::pdgeqrf: return "pdgeqrf";
     case Routine::sgeqp3: return "sgeqp3";
     case Routine::dgeqp3: return "dgeqp3";
+    case Routine::sgels: return "sgels";
+    case Routine::dgels: return "dgels";
   }
   return "?";
 }
@@ -56,6 +58,13 @@ double routine_flops(Routine r, const Shape& s) {
       // k reflectors applied to an m x n C from the left: 4 m n k - 2 n k^2.
       const bool left = s.transa == 'L';
       return left ? 4.0 * m * n * k - 2.0 * n * k * k : 4.0 * m * n * k - 2.0 * m * k * k;
+    }
+    case Routine::sgels:
+    case Routine::dgels: {
+      // A's QR (LQ when m < n), its Q^T applied to the k right-hand sides, the triangular solve.
+      const double big = std::max(m, n), small = std::min(m, n);
+      return 2.0 * small * small * (big - small / 3.0) + 4.0 * big * k * small -
+             2.0 * k * small * small + k * small * small;
     }
   }
   return 0.0;

@@ -216,15 +216,6 @@ bool allocate(Plan<T>& plan, int m, int n, bool copy_a, const cuda::Stream& stre
   return true;
 }
 
-// The QR of device-accessible A with tau on the device, enqueued on `stream`: one TSQR up to
-// the panel width, panels of it beyond (gpu_panels.hpp).
-template <class T>
-cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream) {
-  const int width = panel_width();
-  if (n <= width) return enqueue_tsqr(m, n, a, lda, tau, stream);
-  return enqueue_panel_qr(m, n, a, lda, tau, width, stream);
-}
-
 // One TSQR of device-accessible A, as enqueue_tsqr; with `pivoting`, of A P.
 template <class T>
 cudaError_t enqueue_one_tsqr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream,
@@ -330,6 +321,13 @@ cudaError_t enqueue_tsqr(int m, int n, T* a, long long lda, T* tau, cudaStream_t
 }
 
 template <class T>
+cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream) {
+  const int width = panel_width();
+  if (n <= width) return enqueue_tsqr(m, n, a, lda, tau, stream);
+  return enqueue_panel_qr(m, n, a, lda, tau, width, stream);
+}
+
+template <class T>
 bool factor_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
   if (m < n || n < 1 || n > kGpuMaxColumns || lda < m) {
     error = "invalid arguments";
@@ -368,6 +366,8 @@ bool factor_pivoted_gpu(int m, int n, T* a, int lda, int* jpvt, T* tau, const La
 
 template cudaError_t enqueue_tsqr<float>(int, int, float*, long long, float*, cudaStream_t);
 template cudaError_t enqueue_tsqr<double>(int, int, double*, long long, double*, cudaStream_t);
+template cudaError_t enqueue_qr<float>(int, int, float*, long long, float*, cudaStream_t);
+template cudaError_t enqueue_qr<double>(int, int, double*, long long, double*, cudaStream_t);
 template bool factor_gpu<float>(int, int, float*, int, float*, std::string&);
 template bool factor_gpu<double>(int, int, double*, int, double*, std::string&);
 template bool factor_pivoted_gpu<float>(int, int, float*, int, int*, float*, const Lapack<float>&,

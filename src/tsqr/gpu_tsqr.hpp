@@ -46,6 +46,13 @@ template <class T>
 bool factor_pivoted_gpu(int m, int n, T* a, int lda, int* jpvt, T* tau, const Lapack<T>& lapack,
                         T* work1, std::string& error);
 
+// The QR of device-accessible A (n <= kGpuMaxColumns), tau on the device, enqueued on `stream`
+// with its workspace ordered on it: one TSQR up to the panel width, panels of it beyond
+// (gpu_panels.hpp). Returns the first launch or allocation error; the kernels' own show when the
+// stream is synchronized.
+template <class T>
+cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream);
+
 // One TSQR of device-accessible A (n <= kernels::kTsqrMaxColumns), tau on the device,
 // enqueued on `stream` with its workspace ordered on it. Returns the first launch or
 // allocation error; the kernels' own show when the stream is synchronized.

@@ -10,10 +10,10 @@
 //   cpu       the same forced onto its route on the host's cores (the CPU TSQR of dgeqrf and
 //             dgeqp3, the compact-WY blocks of dorgqr and dormqr).
 // Whole LAPACK drivers (dgesdd, dsyevd, dgels, ...; switchyard-bench-call's list) run the same
-// way against the fallback alone: Switchyard never takes the driver itself, only the routed calls
-// it makes, so its row has no forced routes, its route column reads "nested", and the line under
-// it counts those calls by route (from SWITCHYARD_REPORT, which costs nothing a call, where a
-// trace line for each of thousands of small calls would).
+// way against the fallback alone: Switchyard takes the routed calls the driver makes (and dgels
+// itself, whole, on a GPU), so its row has no forced routes, its route column reads "nested",
+// and the line under it counts those calls by route (from SWITCHYARD_REPORT, which costs nothing
+// a call, where a trace line for each of thousands of small calls would).
 // The first call of each process is the cold one (a fresh process, devices not started).
 // Warm is the best of R calls made after the same call has been repeated for S seconds (2 by
 // default) in the routed process, as in a program with a history of such calls, where the
