@@ -24,6 +24,8 @@ SWITCHYARD_EXPORT decltype(sgeqp3_) sgeqp3 SWITCHYARD_ALIAS(sgeqp3_);
 SWITCHYARD_EXPORT decltype(dgeqp3_) dgeqp3 SWITCHYARD_ALIAS(dgeqp3_);
 SWITCHYARD_EXPORT decltype(sgels_) sgels SWITCHYARD_ALIAS(sgels_);
 SWITCHYARD_EXPORT decltype(dgels_) dgels SWITCHYARD_ALIAS(dgels_);
+SWITCHYARD_EXPORT decltype(sgelsd_) sgelsd SWITCHYARD_ALIAS(sgelsd_);
+SWITCHYARD_EXPORT decltype(dgelsd_) dgelsd SWITCHYARD_ALIAS(dgelsd_);
 SWITCHYARD_EXPORT decltype(sgeqrt_) sgeqrt SWITCHYARD_ALIAS(sgeqrt_);
 SWITCHYARD_EXPORT decltype(dgeqrt_) dgeqrt SWITCHYARD_ALIAS(dgeqrt_);
 SWITCHYARD_EXPORT decltype(sgemqrt_) sgemqrt SWITCHYARD_ALIAS(sgemqrt_);

@@ -376,10 +376,13 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
       gflops = qr_rate_at(rates.orgqr, p, s.k, double(s.m) * double(s.k));
       break;
     case Routine::sgels:
-    case Routine::dgels: {
+    case Routine::dgels:
+    case Routine::sgelsd:
+    case Routine::dgelsd: {
       // Its xGEQRF and its xORMQR of Q^T on the k right-hand sides: the two calls that make
-      // its time (its norms and triangular solve are a pass over A and an n x n solve).
-      const bool single = r == Routine::sgels;
+      // its time (its norms and triangular solve are a pass over A and an n x n solve; xGELSD's
+      // SVD of R is n x n), so that the fallback's side is never overestimated.
+      const bool single = r == Routine::sgels || r == Routine::sgelsd;
       const Shape qr{s.m, s.n};
       Shape apply{s.m, s.k, std::min(s.m, s.n)};
       apply.transa = 'L';

@@ -89,6 +89,24 @@ struct GelsCall {
   int* info;
 };
 
+// xGELSD: the minimum-norm least-squares solution of A X = B by the SVD, singular values below
+// RCOND times the largest taken as zero; X over B, the singular values in S, the rank.
+template <class T>
+struct GelsdCall {
+  int m, n, nrhs;
+  T* a;
+  int lda;
+  T* b;
+  int ldb;
+  T* s;
+  T rcond;
+  int* rank;
+  T* work;
+  int lwork;
+  int* iwork;
+  int* info;
+};
+
 // xORGQR: the first n columns of Q = H(1) ... H(k), over A.
 template <class T>
 struct OrgqrCall {

@@ -234,6 +234,8 @@ FallbackTable<I> resolve_table(const TableSource& source) {
   f.dgeqp3 = lookup_optional<Geqp3Fn<double, I>>("dgeqp3_", source);
   f.sgels = lookup_optional<GelsFn<float, I>>("sgels_", source);
   f.dgels = lookup_optional<GelsFn<double, I>>("dgels_", source);
+  f.sgelsd = lookup_optional<GelsdFn<float, I>>("sgelsd_", source);
+  f.dgelsd = lookup_optional<GelsdFn<double, I>>("dgelsd_", source);
   f.strtrs = lookup_optional<TrtrsFn<float, I>>("strtrs_", source);
   f.dtrtrs = lookup_optional<TrtrsFn<double, I>>("dtrtrs_", source);
   return f;

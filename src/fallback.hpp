@@ -3,8 +3,8 @@
 // after Switchyard in the symbol search order, or a loaded library that
 // defines it); when a program is linked with -lswitchyard it is reference
 // LAPACK/BLAS, linked with the program or else opened RTLD_LOCAL (the safety
-// net); SWITCHYARD_FALLBACK names a library that overrides both. A symbol that resolves back into Switchyard is
-// never used, so a call can not loop into itself.
+// net); SWITCHYARD_FALLBACK names a library that overrides both. A symbol that resolves back into
+// Switchyard is never used, so a call can not loop into itself.
 //
 // There are two tables, one for each integer width of the ABI (docs/ilp64.md):
 // fallback() with int arguments, which the routes and the 32-bit entry points
@@ -34,12 +34,12 @@ using SyrkFn = void(const char* uplo, const char* trans, const I* n, const I* k,
                     std::size_t uplo_len, std::size_t trans_len);
 
 template <class T, class I = int>
-using GeqrfFn = void(const I* m, const I* n, T* a, const I* lda, T* tau, T* work,
-                     const I* lwork, I* info);
+using GeqrfFn = void(const I* m, const I* n, T* a, const I* lda, T* tau, T* work, const I* lwork,
+                     I* info);
 
 template <class T, class I = int>
-using OrgqrFn = void(const I* m, const I* n, const I* k, T* a, const I* lda, const T* tau,
-                     T* work, const I* lwork, I* info);
+using OrgqrFn = void(const I* m, const I* n, const I* k, T* a, const I* lda, const T* tau, T* work,
+                     const I* lwork, I* info);
 
 template <class T, class I = int>
 using Geqp3Fn = void(const I* m, const I* n, T* a, const I* lda, I* jpvt, T* tau, T* work,
@@ -57,12 +57,15 @@ using GeqrtFn = void(const I* m, const I* n, const I* nb, T* a, const I* lda, T*
 template <class T, class I = int>
 using GemqrtFn = void(const char* side, const char* trans, const I* m, const I* n, const I* k,
                       const I* nb, const T* v, const I* ldv, const T* t, const I* ldt, T* c,
-                      const I* ldc, T* work, I* info, std::size_t side_len,
-                      std::size_t trans_len);
+                      const I* ldc, T* work, I* info, std::size_t side_len, std::size_t trans_len);
 
 template <class T, class I = int>
 using GelsFn = void(const char* trans, const I* m, const I* n, const I* nrhs, T* a, const I* lda,
                     T* b, const I* ldb, T* work, const I* lwork, I* info, std::size_t trans_len);
+
+template <class T, class I = int>
+using GelsdFn = void(const I* m, const I* n, const I* nrhs, T* a, const I* lda, T* b, const I* ldb,
+                     T* s, const T* rcond, I* rank, T* work, const I* lwork, I* iwork, I* info);
 
 template <class T, class I = int>
 using TrtrsFn = void(const char* uplo, const char* trans, const char* diag, const I* n,
@@ -94,14 +97,17 @@ struct FallbackTable {
   Geqp3Fn<double, I>* dgeqp3 = nullptr;
   GelsFn<float, I>* sgels = nullptr;
   GelsFn<double, I>* dgels = nullptr;
+  GelsdFn<float, I>* sgelsd = nullptr;
+  GelsdFn<double, I>* dgelsd = nullptr;
   TrtrsFn<float, I>* strtrs = nullptr;  // for the least-squares route's triangular solve
   TrtrsFn<double, I>* dtrtrs = nullptr;
 };
 using Fallback = FallbackTable<int>;
 using Fallback64 = FallbackTable<std::int64_t>;
 
-// A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3, xGELS, xTRTRS), named `name` ("dgeqrt_"): `fn`,
-// or when it is null, a fatal error with the message of a routine found nowhere.
+// A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3, xGELS, xGELSD, xTRTRS), named
+// `name` ("dgeqrt_"): `fn`, or when it is null, a fatal error with the message of a routine found
+// nowhere.
 [[noreturn]] void missing_routine(const char* name);
 template <class Fn>
 Fn* required(Fn* fn, const char* name) {

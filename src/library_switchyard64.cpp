@@ -32,6 +32,7 @@ struct Routines64<float> {
   static auto ormqr() { return fallback64().sormqr; }
   static auto geqp3() { return required(fallback64().sgeqp3, "sgeqp3_"); }
   static auto gels() { return required(fallback64().sgels, "sgels_"); }
+  static auto gelsd() { return required(fallback64().sgelsd, "sgelsd_"); }
   static auto trtrs() { return required(fallback64().strtrs, "strtrs_"); }
 };
 template <>
@@ -43,6 +44,7 @@ struct Routines64<double> {
   static auto ormqr() { return fallback64().dormqr; }
   static auto geqp3() { return required(fallback64().dgeqp3, "dgeqp3_"); }
   static auto gels() { return required(fallback64().dgels, "dgels_"); }
+  static auto gelsd() { return required(fallback64().dgelsd, "dgelsd_"); }
   static auto trtrs() { return required(fallback64().dtrtrs, "dtrtrs_"); }
 };
 
@@ -117,6 +119,24 @@ void gels(const char* trans, const int* m, const int* n, const int* nrhs, T* a, 
   *info = int(info64);
 }
 
+// IWORK goes through a 64-bit copy of xGELSD's size for it, 3 MINMN NLVL + 11 MINMN with NLVL
+// from the least SMLSIZ an ILAENV gives (1), and only IWORK(1), the size, comes back.
+template <class T>
+void gelsd(const int* m, const int* n, const int* nrhs, T* a, const int* lda, T* b, const int* ldb,
+           T* s, const T* rcond, int* rank, T* work, const int* lwork, int* iwork, int* info) {
+  const I64 m64 = *m, n64 = *n, nrhs64 = *nrhs, lda64 = *lda, ldb64 = *ldb, lwork64 = *lwork;
+  const I64 minmn = std::max<I64>(1, std::min(m64, n64));
+  I64 levels = 1;
+  while ((I64(1) << levels) < minmn) ++levels;
+  std::vector<I64> iwork64(std::size_t(3 * minmn * (levels + 1) + 11 * minmn));
+  I64 rank64 = 0, info64 = 0;
+  Routines64<T>::gelsd()(&m64, &n64, &nrhs64, a, &lda64, b, &ldb64, s, rcond, &rank64, work,
+                         &lwork64, iwork64.data(), &info64);
+  iwork[0] = int(iwork64[0]);
+  *rank = int(rank64);
+  *info = int(info64);
+}
+
 template <class T>
 void trtrs(const char* uplo, const char* trans, const char* diag, const int* n, const int* nrhs,
            const T* a, const int* lda, T* b, const int* ldb, int* info, std::size_t uplo_len,
@@ -156,6 +176,8 @@ const Fallback& fallback() {
     f.dgeqp3 = geqp3<double>;
     f.sgels = gels<float>;
     f.dgels = gels<double>;
+    f.sgelsd = gelsd<float>;
+    f.dgelsd = gelsd<double>;
     f.strtrs = trtrs<float>;
     f.dtrtrs = trtrs<double>;
     return f;

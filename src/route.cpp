@@ -98,6 +98,8 @@ bool past_thresholds(const Thresholds& t, Routine r, const Shape& s, Decision* w
     case Routine::dgeqp3:
     case Routine::sgels:
     case Routine::dgels:
+    case Routine::sgelsd:
+    case Routine::dgelsd:
       return tall_skinny(t, s.m, s.n, why_not);
     case Routine::sormqr:
     case Routine::dormqr:

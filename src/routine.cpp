@@ -22,6 +22,8 @@ const char* routine_name(Routine r) {
     case Routine::dgeqp3: return "dgeqp3";
     case Routine::sgels: return "sgels";
     case Routine::dgels: return "dgels";
+    case Routine::sgelsd: return "sgelsd";
+    case Routine::dgelsd: return "dgelsd";
   }
   return "?";
 }
@@ -60,8 +62,11 @@ double routine_flops(Routine r, const Shape& s) {
       return left ? 4.0 * m * n * k - 2.0 * n * k * k : 4.0 * m * n * k - 2.0 * m * k * k;
     }
     case Routine::sgels:
-    case Routine::dgels: {
-      // A's QR (LQ when m < n), its Q^T applied to the k right-hand sides, the triangular solve.
+    case Routine::dgels:
+    case Routine::sgelsd:
+    case Routine::dgelsd: {
+      // A's QR (LQ when m < n), its Q^T applied to the k right-hand sides, the triangular solve
+      // (xGELSD's SVD of R adds O(n^3), left out).
       const double big = std::max(m, n), small = std::min(m, n);
       return 2.0 * small * small * (big - small / 3.0) + 4.0 * big * k * small -
              2.0 * k * small * small + k * small * small;

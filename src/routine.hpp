@@ -10,9 +10,9 @@ namespace switchyard {
 // not by the router's cost model, with the same configuration and trace.
 enum class Routine {
   sgemm, dgemm, ssyrk, dsyrk, sgeqrf, dgeqrf, sorgqr, dorgqr, sormqr, dormqr, psgeqrf, pdgeqrf,
-  sgeqp3, dgeqp3, sgels, dgels
+  sgeqp3, dgeqp3, sgels, dgels, sgelsd, dgelsd
 };
-inline constexpr int routine_count = 16;
+inline constexpr int routine_count = 18;
 
 // Lower-case LAPACK name ("dgemm").
 const char* routine_name(Routine r);

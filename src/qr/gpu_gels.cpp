@@ -96,10 +96,10 @@ cudaError_t copy_top(bool to_host, int rows, int cols, T* device, long long ld, 
 }  // namespace
 
 template <class T>
-GelsOutcome solve_least_squares_gpu(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* tau,
-                                    TrtrsFn<T>* trtrs, int* info, std::string& error) {
-  if (m < n || n < 1 || n > kGpuMaxLeastSquaresColumns || nrhs < 1 || lda < m || ldb < m ||
-      !trtrs) {
+GelsOutcome least_squares_on_r_gpu(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* tau,
+                                   const SmallSolve<T>& solve_small, int* info,
+                                   std::string& error) {
+  if (m < n || n < 1 || n > kGpuMaxLeastSquaresColumns || nrhs < 1 || lda < m || ldb < m) {
     error = "invalid arguments";
     return GelsOutcome::kFailed;
   }
@@ -131,7 +131,7 @@ GelsOutcome solve_least_squares_gpu(int m, int n, int nrhs, T* a, int lda, T* b,
       status = apply_q_transposed(m, n, nrhs, on_a.get(), on_a.ld(), tau_on_device, on_b.get(),
                                   on_b.ld(), stream.get());
     }
-    // R and the top n rows of Q^T B come to the host for the triangular solve.
+    // R and the top n rows of Q^T B come to the host for the problem left on R.
     const std::size_t order = std::size_t(n);
     std::vector<T> r(order * order), top(order * std::size_t(nrhs)), host_tau(order);
     if (status == cudaSuccess) {
@@ -147,9 +147,7 @@ GelsOutcome solve_least_squares_gpu(int m, int n, int nrhs, T* a, int lda, T* b,
     status = cuda::wait(stream.get(), status);
     if (status != cudaSuccess) return cuda::fail(error, "least squares on the device", status);
 
-    // xTRTRS checks R's diagonal before it solves: with INFO > 0, `top` is as it came.
-    int solve_info = 0;
-    trtrs("U", "N", "N", &n, &nrhs, r.data(), &n, top.data(), &n, &solve_info, 1, 1, 1);
+    const int solve_info = solve_small(r.data(), top.data());
     status = copy_top(false, n, nrhs, on_b.get(), on_b.ld(), top.data(), stream.get());
     status = cuda::wait(stream.get(), status);
     if (status != cudaSuccess) return cuda::fail(error, "the solution to the device", status);
@@ -165,6 +163,27 @@ GelsOutcome solve_least_squares_gpu(int m, int n, int nrhs, T* a, int lda, T* b,
   return outcome;
 }
 
+template <class T>
+GelsOutcome solve_least_squares_gpu(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* tau,
+                                    TrtrsFn<T>* trtrs, int* info, std::string& error) {
+  if (!trtrs) {
+    error = "no xTRTRS";
+    return GelsOutcome::kFailed;
+  }
+  // xTRTRS checks R's diagonal before it solves: with INFO > 0, `top` is as it came.
+  const SmallSolve<T> solve = [&](T* r, T* top) {
+    int solve_info = 0;
+    trtrs("U", "N", "N", &n, &nrhs, r, &n, top, &n, &solve_info, 1, 1, 1);
+    return solve_info;
+  };
+  return least_squares_on_r_gpu(m, n, nrhs, a, lda, b, ldb, tau, solve, info, error);
+}
+
+template GelsOutcome least_squares_on_r_gpu<float>(int, int, int, float*, int, float*, int, float*,
+                                                   const SmallSolve<float>&, int*, std::string&);
+template GelsOutcome least_squares_on_r_gpu<double>(int, int, int, double*, int, double*, int,
+                                                    double*, const SmallSolve<double>&, int*,
+                                                    std::string&);
 template GelsOutcome solve_least_squares_gpu<float>(int, int, int, float*, int, float*, int, float*,
                                                     TrtrsFn<float>*, int*, std::string&);
 template GelsOutcome solve_least_squares_gpu<double>(int, int, int, double*, int, double*, int,

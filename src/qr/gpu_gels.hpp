@@ -13,6 +13,7 @@
 // largest magnitude of A or B is below its safe minimum over epsilon, or above the inverse,
 // or A is zero) is left to the fallback, untouched.
 
+#include <functional>
 #include <string>
 
 #include "fallback.hpp"
@@ -28,8 +29,20 @@ enum class GelsOutcome {
   kFailed,        // nothing written (host data): `error` says why
 };
 
-// m >= n >= 1, n <= kGpuMaxLeastSquaresColumns, nrhs >= 1, lda >= m, ldb >= m; `tau` (n
-// elements, host memory) receives A's tau, `info` xTRTRS's INFO.
+// The problem left on R once Q^T B is formed, solved on the host in place: R (n x n, ld n, in
+// its upper triangle; below it A's reflectors) and the top n rows of Q^T B (ld n), which it
+// overwrites with the solution. Returns its INFO.
+template <class T>
+using SmallSolve = std::function<int(T* r, T* top)>;
+
+// m >= n >= 1, n <= kGpuMaxLeastSquaresColumns, nrhs >= 1, lda >= m, ldb >= m: the steps above
+// with `solve_small` in xTRTRS's place (xGELSD's: the fallback's xGELSD of R). `tau` (n
+// elements, host memory) receives A's tau, `info` what `solve_small` returned.
+template <class T>
+GelsOutcome least_squares_on_r_gpu(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* tau,
+                                   const SmallSolve<T>& solve_small, int* info, std::string& error);
+
+// xGELS's: least_squares_on_r_gpu with the fallback's xTRTRS; `info` its INFO.
 template <class T>
 GelsOutcome solve_least_squares_gpu(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* tau,
                                     TrtrsFn<T>* trtrs, int* info, std::string& error);
