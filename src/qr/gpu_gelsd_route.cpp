@@ -67,6 +67,8 @@ bool run(const GelsdCall<T>& g) {
   std::vector<int> iwork(std::size_t(3 * n * 32 + 11 * n + 64));  // past any ILAENV's LIWORK
   int rank = 0;
   const qr::SmallSolve<T> solve = [&](T* r, T* top) {
+    // xGELSD reads all of its A: R's reflectors below the diagonal go.
+    for (int j = 0; j < n; ++j) std::fill(r + j * n + j + 1, r + (j + 1) * n, T(0));
     int lwork = int(work.size()), info = 0;
     int ld = n;
     gelsd(&n, &n, &nrhs, r, &ld, top, &ld, s.data(), &g.rcond, &rank, work.data(), &lwork,
