@@ -107,6 +107,25 @@ struct GelsdCall {
   int* info;
 };
 
+// xGESDD: the SVD A = U S V^T by divide and conquer; JOBZ upper case ('N': S only, 'S': the
+// thin U and V^T as well, ...).
+template <class T>
+struct GesddCall {
+  char jobz;
+  int m, n;
+  T* a;
+  int lda;
+  T* s;
+  T* u;
+  int ldu;
+  T* vt;
+  int ldvt;
+  T* work;
+  int lwork;
+  int* iwork;
+  int* info;
+};
+
 // xORGQR: the first n columns of Q = H(1) ... H(k), over A.
 template <class T>
 struct OrgqrCall {

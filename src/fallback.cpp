@@ -236,6 +236,8 @@ FallbackTable<I> resolve_table(const TableSource& source) {
   f.dgels = lookup_optional<GelsFn<double, I>>("dgels_", source);
   f.sgelsd = lookup_optional<GelsdFn<float, I>>("sgelsd_", source);
   f.dgelsd = lookup_optional<GelsdFn<double, I>>("dgelsd_", source);
+  f.sgesdd = lookup_optional<GesddFn<float, I>>("sgesdd_", source);
+  f.dgesdd = lookup_optional<GesddFn<double, I>>("dgesdd_", source);
   f.strtrs = lookup_optional<TrtrsFn<float, I>>("strtrs_", source);
   f.dtrtrs = lookup_optional<TrtrsFn<double, I>>("dtrtrs_", source);
   return f;

@@ -68,6 +68,11 @@ using GelsdFn = void(const I* m, const I* n, const I* nrhs, T* a, const I* lda, 
                      T* s, const T* rcond, I* rank, T* work, const I* lwork, I* iwork, I* info);
 
 template <class T, class I = int>
+using GesddFn = void(const char* jobz, const I* m, const I* n, T* a, const I* lda, T* s, T* u,
+                     const I* ldu, T* vt, const I* ldvt, T* work, const I* lwork, I* iwork,
+                     I* info, std::size_t jobz_len);
+
+template <class T, class I = int>
 using TrtrsFn = void(const char* uplo, const char* trans, const char* diag, const I* n,
                      const I* nrhs, const T* a, const I* lda, T* b, const I* ldb, I* info,
                      std::size_t uplo_len, std::size_t trans_len, std::size_t diag_len);
@@ -99,13 +104,15 @@ struct FallbackTable {
   GelsFn<double, I>* dgels = nullptr;
   GelsdFn<float, I>* sgelsd = nullptr;
   GelsdFn<double, I>* dgelsd = nullptr;
+  GesddFn<float, I>* sgesdd = nullptr;
+  GesddFn<double, I>* dgesdd = nullptr;
   TrtrsFn<float, I>* strtrs = nullptr;  // for the least-squares route's triangular solve
   TrtrsFn<double, I>* dtrtrs = nullptr;
 };
 using Fallback = FallbackTable<int>;
 using Fallback64 = FallbackTable<std::int64_t>;
 
-// A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3, xGELS, xGELSD, xTRTRS), named
+// A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3, xGELS, xGELSD, xGESDD, xTRTRS), named
 // `name` ("dgeqrt_"): `fn`, or when it is null, a fatal error with the message of a routine found
 // nowhere.
 [[noreturn]] void missing_routine(const char* name);

@@ -33,6 +33,7 @@ struct Routines64<float> {
   static auto geqp3() { return required(fallback64().sgeqp3, "sgeqp3_"); }
   static auto gels() { return required(fallback64().sgels, "sgels_"); }
   static auto gelsd() { return required(fallback64().sgelsd, "sgelsd_"); }
+  static auto gesdd() { return required(fallback64().sgesdd, "sgesdd_"); }
   static auto trtrs() { return required(fallback64().strtrs, "strtrs_"); }
 };
 template <>
@@ -45,6 +46,7 @@ struct Routines64<double> {
   static auto geqp3() { return required(fallback64().dgeqp3, "dgeqp3_"); }
   static auto gels() { return required(fallback64().dgels, "dgels_"); }
   static auto gelsd() { return required(fallback64().dgelsd, "dgelsd_"); }
+  static auto gesdd() { return required(fallback64().dgesdd, "dgesdd_"); }
   static auto trtrs() { return required(fallback64().dtrtrs, "dtrtrs_"); }
 };
 
@@ -137,6 +139,19 @@ void gelsd(const int* m, const int* n, const int* nrhs, T* a, const int* lda, T*
   *info = int(info64);
 }
 
+// IWORK (8 min(M, N) of workspace, nothing on exit) goes through a 64-bit array of that size.
+template <class T>
+void gesdd(const char* jobz, const int* m, const int* n, T* a, const int* lda, T* s, T* u,
+           const int* ldu, T* vt, const int* ldvt, T* work, const int* lwork, int* /*iwork*/,
+           int* info, std::size_t jobz_len) {
+  const I64 m64 = *m, n64 = *n, lda64 = *lda, ldu64 = *ldu, ldvt64 = *ldvt, lwork64 = *lwork;
+  std::vector<I64> iwork64(std::size_t(8 * std::max<I64>(1, std::min(m64, n64))));
+  I64 info64 = 0;
+  Routines64<T>::gesdd()(jobz, &m64, &n64, a, &lda64, s, u, &ldu64, vt, &ldvt64, work, &lwork64,
+                         iwork64.data(), &info64, jobz_len);
+  *info = int(info64);
+}
+
 template <class T>
 void trtrs(const char* uplo, const char* trans, const char* diag, const int* n, const int* nrhs,
            const T* a, const int* lda, T* b, const int* ldb, int* info, std::size_t uplo_len,
@@ -178,6 +193,8 @@ const Fallback& fallback() {
     f.dgels = gels<double>;
     f.sgelsd = gelsd<float>;
     f.dgelsd = gelsd<double>;
+    f.sgesdd = gesdd<float>;
+    f.dgesdd = gesdd<double>;
     f.strtrs = trtrs<float>;
     f.dtrtrs = trtrs<double>;
     return f;

@@ -100,6 +100,8 @@ bool past_thresholds(const Thresholds& t, Routine r, const Shape& s, Decision* w
     case Routine::dgels:
     case Routine::sgelsd:
     case Routine::dgelsd:
+    case Routine::sgesdd:
+    case Routine::dgesdd:
       return tall_skinny(t, s.m, s.n, why_not);
     case Routine::sormqr:
     case Routine::dormqr:

@@ -24,6 +24,8 @@ const char* routine_name(Routine r) {
     case Routine::dgels: return "dgels";
     case Routine::sgelsd: return "sgelsd";
     case Routine::dgelsd: return "dgelsd";
+    case Routine::sgesdd: return "sgesdd";
+    case Routine::dgesdd: return "dgesdd";
   }
   return "?";
 }
@@ -70,6 +72,14 @@ double routine_flops(Routine r, const Shape& s) {
       const double big = std::max(m, n), small = std::min(m, n);
       return 2.0 * small * small * (big - small / 3.0) + 4.0 * big * k * small -
              2.0 * k * small * small + k * small * small;
+    }
+    case Routine::sgesdd:
+    case Routine::dgesdd: {
+      // A's QR, and for the singular vectors its Q applied to the small SVD's (the SVD of R
+      // adds O(n^3), left out).
+      const double big = std::max(m, n), small = std::min(m, n);
+      const double qr = 2.0 * small * small * (big - small / 3.0);
+      return s.transa == 'N' ? qr : qr + 4.0 * big * small * small - 2.0 * small * small * small;
     }
   }
   return 0.0;

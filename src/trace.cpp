@@ -59,10 +59,8 @@ std::string format_trace_line(const TraceEvent& e) {
   int n = std::snprintf(text, sizeof text, "switchyard: call=%llu parent=%llu depth=%d %s",
                         (unsigned long long)e.id, (unsigned long long)e.parent, e.depth,
                         routine_name(e.routine));
-  if (e.shape.transa) {
-    n += std::snprintf(text + n, sizeof text - n, " transa=%c transb=%c", e.shape.transa,
-                       e.shape.transb);
-  }
+  if (e.shape.transa) n += std::snprintf(text + n, sizeof text - n, " transa=%c", e.shape.transa);
+  if (e.shape.transb) n += std::snprintf(text + n, sizeof text - n, " transb=%c", e.shape.transb);
   n += std::snprintf(text + n, sizeof text - n, " m=%lld n=%lld", (long long)e.shape.m,
                      (long long)e.shape.n);
   if (e.shape.transa) {
@@ -124,8 +122,10 @@ CallRecord::~CallRecord() {
                 routine_flops(event_.routine, event_.shape));
   if (!traced_) return;
   event_.seconds = tick_clock::seconds(ticks);
-  // The device start-up paid while this call ran (in a nested call too: its time is part of this one's).
-  if (device::phase_count() != phases_before_) event_.startup = device::breakdown_since(phases_before_);
+  // The device start-up paid while this call ran (in a nested call too: its time is part of this
+  // one's).
+  if (device::phase_count() != phases_before_)
+    event_.startup = device::breakdown_since(phases_before_);
   write_trace_line(format_trace_line(event_));
 }
 

@@ -1,0 +1,106 @@
+// The gpu route of sgesdd/dgesdd (JOBZ = 'S' or 'N', m >= n): A's QR on a CUDA device, the
+// fallback's xGESDD of R on the host, the thin U formed on the device (gpu_gesdd.hpp).
+// Weighed as a streamed QR that moves A up and, with the vectors, U back, against the
+// fallback's xGEQRF and xORGQR of the shape (calibration.cpp).
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "calls.hpp"
+#include "device/cuda_runtime.hpp"
+#include "device/probe.hpp"
+#include "dispatch.hpp"
+#include "fallback.hpp"
+#include "qr/gpu_cost.hpp"
+#include "qr/gpu_gesdd.hpp"
+
+namespace switchyard {
+namespace {
+
+template <class T>
+GesddFn<T>* fallback_gesdd() {
+  if constexpr (sizeof(T) == sizeof(float)) {
+    return fallback().sgesdd;
+  } else {
+    return fallback().dgesdd;
+  }
+}
+
+// The fallback's optimal LWORK for the call (its workspace query, which reads none of the
+// arrays), or -1.
+template <class T>
+double optimal_lwork(const GesddCall<T>& g) {
+  T answer{};
+  int info = 0, iwork = 0;
+  const int query = -1;
+  fallback_gesdd<T>()(&g.jobz, &g.m, &g.n, g.a, &g.lda, g.s, g.u, &g.ldu, g.vt, &g.ldvt, &answer,
+                      &query, &iwork, &info, 1);
+  return info == 0 ? double(answer) : -1.0;
+}
+
+template <class T>
+const char* declines(const GesddCall<T>& g) {
+  if (g.jobz != 'S' && g.jobz != 'N') return "the GPU SVD takes JOBZ = 'S' or 'N'";
+  if (g.m < g.n) return "the GPU SVD takes m >= n";
+  if (g.n > qr::kGpuMaxLeastSquaresColumns) return "the GPU SVD takes at most 256 columns";
+  if (!fallback_gesdd<T>()) return "the fallback has no xGESDD";
+  if (double(g.lwork) < optimal_lwork(g)) {
+    return "LWORK below the fallback's optimum: its own checks and code";
+  }
+  return nullptr;
+}
+
+template <class T>
+bool run(const GesddCall<T>& g) {
+  const T work1 = T(optimal_lwork(g));
+  int info = 0;
+  std::string error;
+  switch (qr::singular_values_gpu(g.jobz, g.m, g.n, g.a, g.lda, g.s, g.u, g.ldu, g.vt, g.ldvt,
+                                  fallback_gesdd<T>(), &info, error)) {
+    case qr::GelsOutcome::kSolved:
+      break;
+    case qr::GelsOutcome::kNeedsScaling:
+      declined_while_running = "A to be scaled first, or a NaN: the fallback's";
+      return false;
+    case qr::GelsOutcome::kFailed:
+      std::fprintf(stderr,
+                   "switchyard: %cgesdd on the GPU failed (%s); running it in the fallback\n",
+                   sizeof(T) == sizeof(float) ? 's' : 'd', error.c_str());
+      return false;
+  }
+  cuda::store(g.work, work1);
+  *g.info = info;
+  return true;
+}
+
+template <class T>
+bool resident(const GesddCall<T>& g) {
+  return cuda_device_pointer(g.a) || (g.jobz == 'S' && cuda_device_pointer(g.u));
+}
+
+// A up, and with the vectors U back: a streamed QR's bytes, and the QR's and U's flops.
+template <class T>
+double seconds(const Shape& s, const HostFigures& /*figures*/) {
+  const double passes = s.transa == 'N' ? 1.0 : 2.0;
+  const double bytes = passes * sizeof(T) * double(s.m) * double(s.n);
+  return qr::kCallSeconds + bytes / qr::kStreamedBytesPerSecond +
+         routine_flops(sizeof(T) == 8 ? Routine::dgesdd : Routine::sgesdd, s) /
+             qr::kDeviceFlopsPerSecond<T>;
+}
+
+template <class T>
+const RouteCost cost{device::Family::cuda, seconds<T>};
+
+template <class T>
+const Implementation<GesddCall<T>> gpu_gesdd{cuda::unavailable, declines<T>, run<T>,     nullptr,
+                                             nullptr,           &cost<T>,    resident<T>};
+
+// Plugging the route in: the router sees it from the first call on.
+[[maybe_unused]] const bool registered = [] {
+  Implementations<GesddCall<float>>::gpu = &gpu_gesdd<float>;
+  Implementations<GesddCall<double>>::gpu = &gpu_gesdd<double>;
+  return true;
+}();
+
+}  // namespace
+}  // namespace switchyard
