@@ -112,9 +112,9 @@ struct FallbackTable {
 using Fallback = FallbackTable<int>;
 using Fallback64 = FallbackTable<std::int64_t>;
 
-// A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3, xGELS, xGELSD, xGESDD, xTRTRS), named
-// `name` ("dgeqrt_"): `fn`, or when it is null, a fatal error with the message of a routine found
-// nowhere.
+// A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3, xGELS, xGELSD, xGESDD,
+// xTRTRS), named `name` ("dgeqrt_"): `fn`, or when it is null, a fatal error with the message of
+// a routine found nowhere.
 [[noreturn]] void missing_routine(const char* name);
 template <class Fn>
 Fn* required(Fn* fn, const char* name) {

@@ -4,6 +4,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstring>
+
 namespace switchyard::kernels {
 
 // Raises *bits (device memory, set to 0 before the first call) to the bit pattern of the
@@ -14,5 +16,18 @@ namespace switchyard::kernels {
 template <class T>
 cudaError_t max_abs_bits(long long m, int n, const T* a, long long lda, unsigned long long* bits,
                          cudaStream_t stream);
+
+// The magnitude whose bit pattern max_abs_bits left, on the host.
+template <class T>
+T magnitude_of_bits(unsigned long long bits) {
+  T value;
+  if constexpr (sizeof(T) == sizeof(unsigned)) {
+    const auto narrow = static_cast<unsigned>(bits);
+    std::memcpy(&value, &narrow, sizeof value);
+  } else {
+    std::memcpy(&value, &bits, sizeof value);
+  }
+  return value;
+}
 
 }  // namespace switchyard::kernels

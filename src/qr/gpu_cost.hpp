@@ -1,10 +1,10 @@
-// The modelled time of the CUDA QR routes (xGEQRF, xORGQR, xORMQR) on a started device with the
-// operands in pageable host memory, for the router (route.hpp's RouteCost, which passes the
-// host's figures: they play no part here). Host data streams
-// through the pinned staging, so the call is bound by the bytes it moves: measured on the H200
-// (README "Routing"), 2^22 x 32 and 2^22 x 64 double dgeqrf took 61 and 115 ms, which is about
-// 37 GB/s counting A up and back, plus the device's own work, about 3 TFLOP/s in double at
-// those widths, and about 1 ms of launches and synchronisation.
+// The modelled time of the CUDA QR routes (xGEQRF, xORGQR, xORMQR; and xGELS, xGELSD, xGESDD
+// whole) on a started device with the operands in pageable host memory, for the router
+// (route.hpp's RouteCost, which passes the host's figures: they play no part here). Host data
+// streams through the pinned staging, so the call is bound by the bytes it moves: measured on
+// the H200 (README "Routing"), 2^22 x 32 and 2^22 x 64 double dgeqrf took 61 and 115 ms, which
+// is about 37 GB/s counting A up and back, plus the device's own work, about 3 TFLOP/s in
+// double at those widths, and about 1 ms of launches and synchronisation.
 #pragma once
 
 #include <cstddef>
@@ -26,15 +26,29 @@ inline double streamed_bytes(Routine r, const Shape& s, std::size_t element) {
   const double m = double(s.m), n = double(s.n), k = double(s.k), e = double(element);
   switch (r) {
     case Routine::sormqr:
-    case Routine::dormqr: return e * (m * k + 2.0 * m * n);
-    default: return 2.0 * e * m * n;
+    case Routine::dormqr:
+      return e * (m * k + 2.0 * m * n);
+    default:
+      return 2.0 * e * m * n;
   }
+}
+
+// A call that moves `bytes` across the link and does routine r's flops on the device.
+template <class T>
+double moved_and_computed_seconds(Routine r, const Shape& s, double bytes) {
+  return kCallSeconds + bytes / kStreamedBytesPerSecond +
+         routine_flops(r, s) / kDeviceFlopsPerSecond<T>;
 }
 
 template <class T, Routine R>
 double device_seconds(const Shape& s, const HostFigures& /*figures*/) {
-  return kCallSeconds + streamed_bytes(R, s, sizeof(T)) / kStreamedBytesPerSecond +
-         routine_flops(R, s) / kDeviceFlopsPerSecond<T>;
+  return moved_and_computed_seconds<T>(R, s, streamed_bytes(R, s, sizeof(T)));
+}
+
+// The whole least-squares routes (xGELS, xGELSD): A (m x n) and B (m x k) up and back.
+template <class T, Routine R>
+double least_squares_seconds(const Shape& s, const HostFigures& /*figures*/) {
+  return moved_and_computed_seconds<T>(R, s, 2.0 * sizeof(T) * double(s.m) * double(s.n + s.k));
 }
 
 }  // namespace switchyard::qr

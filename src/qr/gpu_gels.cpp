@@ -1,7 +1,6 @@
 #include "qr/gpu_gels.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -24,20 +23,6 @@ bool scaled(T norm, bool zero_too) {
   const T big = T(1) / small;
   if (norm == T(0)) return zero_too;
   return norm < small || norm > big;
-}
-
-template <class T>
-T from_bits(unsigned long long bits) {
-  if constexpr (sizeof(T) == sizeof(float)) {
-    const auto narrow = static_cast<unsigned>(bits);
-    T value;
-    std::memcpy(&value, &narrow, sizeof value);
-    return value;
-  } else {
-    T value;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
-  }
 }
 
 // The largest magnitudes of A and B, computed where they lie on the device.
@@ -63,8 +48,8 @@ cudaError_t largest_magnitudes(int m, int n, int nrhs, const cuda::OnDevice<T>& 
         cudaMemcpyAsync(host_bits, device_bits, sizeof host_bits, cudaMemcpyDeviceToHost, stream);
   }
   status = cuda::wait(stream, status);
-  a_norm = from_bits<T>(host_bits[0]);
-  b_norm = from_bits<T>(host_bits[1]);
+  a_norm = kernels::magnitude_of_bits<T>(host_bits[0]);
+  b_norm = kernels::magnitude_of_bits<T>(host_bits[1]);
   return status;
 }
 

@@ -66,17 +66,10 @@ bool resident(const GelsCall<T>& g) {
   return cuda_device_pointer(g.a) || cuda_device_pointer(g.b);
 }
 
-// A up and back and B up and back, as a streamed QR moves them, and the QR's and Q^T B's flops.
 template <class T>
-double seconds(const Shape& s, const HostFigures& /*figures*/) {
-  const double bytes = 2.0 * sizeof(T) * double(s.m) * double(s.n + s.k);
-  return qr::kCallSeconds + bytes / qr::kStreamedBytesPerSecond +
-         routine_flops(sizeof(T) == 8 ? Routine::dgels : Routine::sgels, s) /
-             qr::kDeviceFlopsPerSecond<T>;
-}
-
-template <class T>
-const RouteCost cost{device::Family::cuda, seconds<T>};
+const RouteCost cost{
+    device::Family::cuda,
+    qr::least_squares_seconds<T, sizeof(T) == 8 ? Routine::dgels : Routine::sgels>};
 
 template <class T>
 const Implementation<GelsCall<T>> gpu_gels{cuda::unavailable, declines<T>, run<T>,     nullptr,

@@ -104,17 +104,10 @@ bool resident(const GelsdCall<T>& g) {
   return cuda_device_pointer(g.a) || cuda_device_pointer(g.b);
 }
 
-// As the xGELS route: A and B up and back, the QR's and Q^T B's flops.
 template <class T>
-double seconds(const Shape& s, const HostFigures& /*figures*/) {
-  const double bytes = 2.0 * sizeof(T) * double(s.m) * double(s.n + s.k);
-  return qr::kCallSeconds + bytes / qr::kStreamedBytesPerSecond +
-         routine_flops(sizeof(T) == 8 ? Routine::dgelsd : Routine::sgelsd, s) /
-             qr::kDeviceFlopsPerSecond<T>;
-}
-
-template <class T>
-const RouteCost cost{device::Family::cuda, seconds<T>};
+const RouteCost cost{
+    device::Family::cuda,
+    qr::least_squares_seconds<T, sizeof(T) == 8 ? Routine::dgelsd : Routine::sgelsd>};
 
 template <class T>
 const Implementation<GelsdCall<T>> gpu_gelsd{cuda::unavailable, declines<T>, run<T>,     nullptr,

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -23,20 +22,6 @@ bool left_to_fallback(T norm) {
   const T small = std::sqrt(std::numeric_limits<T>::min()) / std::numeric_limits<T>::epsilon();
   if (std::isnan(norm)) return true;
   return (norm > T(0) && norm < small) || norm > T(1) / small;
-}
-
-template <class T>
-T largest_magnitude(const unsigned long long bits) {
-  if constexpr (sizeof(T) == sizeof(float)) {
-    const auto narrow = static_cast<unsigned>(bits);
-    T value;
-    std::memcpy(&value, &narrow, sizeof value);
-    return value;
-  } else {
-    T value;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
-  }
 }
 
 // The small SVD of R (n x n, ld n, zero below the diagonal) by the fallback's xGESDD, with
@@ -102,7 +87,7 @@ GelsOutcome singular_values_gpu(char jobz, int m, int n, T* a, int lda, T* s, T*
     }
     status = cuda::wait(on, status);
     if (status != cudaSuccess) return cuda::fail(error, "the norm of A", status);
-    if (left_to_fallback(largest_magnitude<T>(host_bits))) {
+    if (left_to_fallback(kernels::magnitude_of_bits<T>(host_bits))) {
       outcome = GelsOutcome::kNeedsScaling;
       return false;
     }

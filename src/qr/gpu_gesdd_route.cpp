@@ -82,10 +82,8 @@ bool resident(const GesddCall<T>& g) {
 template <class T>
 double seconds(const Shape& s, const HostFigures& /*figures*/) {
   const double passes = s.transa == 'N' ? 1.0 : 2.0;
-  const double bytes = passes * sizeof(T) * double(s.m) * double(s.n);
-  return qr::kCallSeconds + bytes / qr::kStreamedBytesPerSecond +
-         routine_flops(sizeof(T) == 8 ? Routine::dgesdd : Routine::sgesdd, s) /
-             qr::kDeviceFlopsPerSecond<T>;
+  return qr::moved_and_computed_seconds<T>(sizeof(T) == 8 ? Routine::dgesdd : Routine::sgesdd, s,
+                                           passes * sizeof(T) * double(s.m) * double(s.n));
 }
 
 template <class T>
