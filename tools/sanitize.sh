@@ -36,11 +36,12 @@ cd build-asan
 # library, which ASan refuses to start after; it tests packaging, not code.
 # abi.ilp64_program's and abi.wide_geqrf's 64-bit fallback is Debian's
 # libblas64/liblapack64 opened with RTLD_DEEPBIND, which the sanitizer runtimes
-# refuse to open; so is unit.fallback_override.local_scope's for the xGEQRT
-# and xGEMQRT its spy library lacks. The same 64-bit entry points run
-# instrumented, as libswitchyard64.so's, in the 64-bit suites below.
+# refuse to open; so is Gels.SixtyFourBitName's (dgels_64_ runs in it without a
+# GPU), and unit.fallback_override.local_scope's for the xGEQRT and xGEMQRT
+# its spy library lacks. The same 64-bit entry points run instrumented, as
+# libswitchyard64.so's, in the 64-bit suites below.
 ctest -L 'unit|abi' -LE gpu \
-  -E '^(abi\.(install|ilp64_program.*|wide_geqrf)|unit\.fallback_override\.local_scope)$' \
+  -E '^(abi\.(install|ilp64_program.*|wide_geqrf)|unit\.fallback_override\.local_scope|Gels\.SixtyFourBitName)$' \
   --output-on-failure \
   -j"$(nproc)"
 ctest -R '^suite\.(xlintstd(\.tsqr|\.ilp64)?\.dgeqrf=cpu|xblat3d(\.ilp64)?\.d(gemm|syrk)=gpu)$' \
