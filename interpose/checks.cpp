@@ -124,4 +124,21 @@ int gemqrt_argument_error(char side, char trans, std::int64_t m, std::int64_t n,
   return 0;
 }
 
+int gemqr_argument_error(char side, char trans, std::int64_t m, std::int64_t n, std::int64_t k,
+                         std::int64_t lda, std::int64_t tsize, std::int64_t ldc,
+                         std::int64_t lwork, std::int64_t lw) {
+  const bool left = same_letter(side, 'L');
+  const std::int64_t q = left ? m : n;  // the order of Q
+  if (!left && !same_letter(side, 'R')) return 1;
+  if (!same_letter(trans, 'N') && !same_letter(trans, 'T')) return 2;
+  if (m < 0) return 3;
+  if (n < 0) return 4;
+  if (k < 0 || k > q) return 5;
+  if (lda < std::max<std::int64_t>(1, q)) return 7;
+  if (tsize < 5) return 9;
+  if (ldc < std::max<std::int64_t>(1, m)) return 11;
+  if (lwork < std::max<std::int64_t>(1, lw) && lwork != -1) return 13;
+  return 0;
+}
+
 }  // namespace switchyard

@@ -51,4 +51,11 @@ int geqrt_argument_error(std::int64_t m, std::int64_t n, std::int64_t nb, std::i
 int gemqrt_argument_error(char side, char trans, std::int64_t m, std::int64_t n, std::int64_t k,
                           std::int64_t nb, std::int64_t ldv, std::int64_t ldt, std::int64_t ldc);
 
+// xGEMQR (LAPACK 3.11): 1 SIDE, 2 TRANS, 3 M, 4 N, 5 K, 7 LDA, 9 TSIZE < 5, 11 LDC, 13 LWORK <
+// max(1, lw) unless LWORK = -1, a query; lw is N NB from the left, MB NB from the right, with MB
+// and NB read from T(2) and T(3).
+int gemqr_argument_error(char side, char trans, std::int64_t m, std::int64_t n, std::int64_t k,
+                         std::int64_t lda, std::int64_t tsize, std::int64_t ldc,
+                         std::int64_t lwork, std::int64_t lw);
+
 }  // namespace switchyard

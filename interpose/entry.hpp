@@ -58,6 +58,17 @@ template <class C, class T>
 void gemqrt(char side, char trans, Int<C> m, Int<C> n, Int<C> k, Int<C> nb, const T* v,
             Int<C> ldv, const T* t, Int<C> ldt, T* c, Int<C> ldc, T* work, Int<C>* info);
 
+// xGEQR, xGEMQR and xGETSLS with Fortran semantics.
+template <class C, class T>
+void geqr(Int<C> m, Int<C> n, T* a, Int<C> lda, T* t, Int<C> tsize, T* work, Int<C> lwork,
+          Int<C>* info);
+template <class C, class T>
+void gemqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T* a, Int<C> lda, const T* t,
+           Int<C> tsize, T* c, Int<C> ldc, T* work, Int<C> lwork, Int<C>* info);
+template <class C, class T>
+void getsls(char trans, Int<C> m, Int<C> n, Int<C> nrhs, T* a, Int<C> lda, T* b, Int<C> ldb,
+            T* work, Int<C> lwork, Int<C>* info);
+
 // cblas_xgemm and cblas_xsyrk as reference CBLAS has them; `name` is the
 // routine's name in cblas_xerbla's message. The enum arguments are int in
 // both widths.

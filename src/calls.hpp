@@ -75,7 +75,7 @@ struct Geqp3Call {
 };
 
 // xGELS: the least-squares solution of op(A) X = B, or the minimum-norm one, over B; A's QR
-// (or LQ) factors over A. TRANS is upper case.
+// (or LQ) factors over A. TRANS is upper case. xGETSLS, the same problem, comes as this call too.
 template <class T>
 struct GelsCall {
   char trans;
@@ -87,6 +87,9 @@ struct GelsCall {
   T* work;
   int lwork;
   int* info;
+  // WORK(1) on a solved return: the optimal LWORK of the routine the program called; 0 for the
+  // fallback xGELS's, which the route asks for itself.
+  T optimal_lwork = 0;
 };
 
 // xGELSD: the minimum-norm least-squares solution of A X = B by the SVD, singular values below

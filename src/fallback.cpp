@@ -236,6 +236,12 @@ FallbackTable<I> resolve_table(const TableSource& source) {
   f.dgels = lookup_optional<GelsFn<double, I>>("dgels_", source);
   f.sgelsd = lookup_optional<GelsdFn<float, I>>("sgelsd_", source);
   f.dgelsd = lookup_optional<GelsdFn<double, I>>("dgelsd_", source);
+  f.sgeqr = lookup_optional<GeqrFn<float, I>>("sgeqr_", source);
+  f.dgeqr = lookup_optional<GeqrFn<double, I>>("dgeqr_", source);
+  f.sgemqr = lookup_optional<GemqrFn<float, I>>("sgemqr_", source);
+  f.dgemqr = lookup_optional<GemqrFn<double, I>>("dgemqr_", source);
+  f.sgetsls = lookup_optional<GelsFn<float, I>>("sgetsls_", source);
+  f.dgetsls = lookup_optional<GelsFn<double, I>>("dgetsls_", source);
   f.sgesdd = lookup_optional<GesddFn<float, I>>("sgesdd_", source);
   f.dgesdd = lookup_optional<GesddFn<double, I>>("dgesdd_", source);
   f.strtrs = lookup_optional<TrtrsFn<float, I>>("strtrs_", source);

@@ -59,6 +59,17 @@ using GemqrtFn = void(const char* side, const char* trans, const I* m, const I* 
                       const I* nb, const T* v, const I* ldv, const T* t, const I* ldt, T* c,
                       const I* ldc, T* work, I* info, std::size_t side_len, std::size_t trans_len);
 
+// LAPACK's tall-skinny API (3.7 and later): T holds its block sizes, then its block factors.
+template <class T, class I = int>
+using GeqrFn = void(const I* m, const I* n, T* a, const I* lda, T* t, const I* tsize, T* work,
+                    const I* lwork, I* info);
+
+template <class T, class I = int>
+using GemqrFn = void(const char* side, const char* trans, const I* m, const I* n, const I* k,
+                     const T* a, const I* lda, const T* t, const I* tsize, T* c, const I* ldc,
+                     T* work, const I* lwork, I* info, std::size_t side_len, std::size_t trans_len);
+
+// xGELS, and xGETSLS, whose arguments are the same.
 template <class T, class I = int>
 using GelsFn = void(const char* trans, const I* m, const I* n, const I* nrhs, T* a, const I* lda,
                     T* b, const I* ldb, T* work, const I* lwork, I* info, std::size_t trans_len);
@@ -104,6 +115,12 @@ struct FallbackTable {
   GelsFn<double, I>* dgels = nullptr;
   GelsdFn<float, I>* sgelsd = nullptr;
   GelsdFn<double, I>* dgelsd = nullptr;
+  GeqrFn<float, I>* sgeqr = nullptr;  // LAPACK 3.7 and later
+  GeqrFn<double, I>* dgeqr = nullptr;
+  GemqrFn<float, I>* sgemqr = nullptr;
+  GemqrFn<double, I>* dgemqr = nullptr;
+  GelsFn<float, I>* sgetsls = nullptr;
+  GelsFn<double, I>* dgetsls = nullptr;
   GesddFn<float, I>* sgesdd = nullptr;
   GesddFn<double, I>* dgesdd = nullptr;
   TrtrsFn<float, I>* strtrs = nullptr;  // for the least-squares route's triangular solve
@@ -112,9 +129,9 @@ struct FallbackTable {
 using Fallback = FallbackTable<int>;
 using Fallback64 = FallbackTable<std::int64_t>;
 
-// A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3, xGELS, xGELSD, xGESDD,
-// xTRTRS), named `name` ("dgeqrt_"): `fn`, or when it is null, a fatal error with the message of
-// a routine found nowhere.
+// A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3, xGELS, xGELSD, xGEQR, xGEMQR,
+// xGETSLS, xGESDD, xTRTRS), named `name` ("dgeqrt_"): `fn`, or when it is null, a fatal error
+// with the message of a routine found nowhere.
 [[noreturn]] void missing_routine(const char* name);
 template <class Fn>
 Fn* required(Fn* fn, const char* name) {

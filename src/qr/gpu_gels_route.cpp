@@ -37,7 +37,7 @@ bool run(const GelsCall<T>& g) {
   } else {
     trtrs = fallback().dtrtrs;
   }
-  const T work1 = optimal_lwork(g);
+  const T work1 = g.optimal_lwork != 0 ? g.optimal_lwork : optimal_lwork(g);
   std::vector<T> tau(std::size_t(g.n));
   int info = 0;
   std::string error;

@@ -1,15 +1,21 @@
 /* qrt-timing [--repeat R] [--rhs K] M N NB
  *
- * xGEQRT against xGEQRF, alone and followed by the application of Q^T to an M x K matrix
- * (xGEMQRT, xORMQR, SIDE = 'L'), in double, through the LAPACK names this program is linked
+ * xGEQRT (compact WY) and xGEQR (LAPACK's tall-skinny API) against xGEQRF, alone and followed by
+ * the application of Q^T to an M x K matrix (xGEMQRT, xGEMQR, xORMQR, SIDE = 'L'), and least
+ * squares by xGETSLS against xGELS, in double, through the LAPACK names this program is linked
  * with (reference -llapack), so that a preloaded libswitchyard.so takes the calls as it would
  * take a program's (docs/qr-apply.md). Each line gives a sequence's first run in the process
- * and the best of R more, in milliseconds, each on a fresh copy of A made off the clock:
+ * and the best of R more, in milliseconds, each on a fresh copy of A (and C) made off the clock:
  *   dgeqrt M N NB          first FIRST best BEST
- *   dgeqrf M N             ...
+ *   dgeqr M N              ...
+ *   dgeqrf M N
  *   dgeqrt+dgemqrt M N NB K
+ *   dgeqr+dgemqr M N K
  *   dgeqrf+dormqr M N K
- * and a checksum of each sequence's R and Q^T C, so that a wrong answer shows. */
+ *   dgetsls M N K
+ *   dgels M N K
+ * and a checksum of each sequence's R and Q^T C (of the solution, for the last two), so that a
+ * wrong answer shows. xGEQR's T and every WORK are sized by the routines' workspace queries. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +28,15 @@ void dgeqrt_(const int*, const int*, const int*, double*, const int*, double*, c
 void dgemqrt_(const char*, const char*, const int*, const int*, const int*, const int*,
               const double*, const int*, const double*, const int*, double*, const int*, double*,
               int*, size_t, size_t);
+void dgeqr_(const int*, const int*, double*, const int*, double*, const int*, double*, const int*,
+            int*);
+void dgemqr_(const char*, const char*, const int*, const int*, const int*, const double*,
+             const int*, const double*, const int*, double*, const int*, double*, const int*, int*,
+             size_t, size_t);
+void dgetsls_(const char*, const int*, const int*, const int*, double*, const int*, double*,
+              const int*, double*, const int*, int*, size_t);
+void dgels_(const char*, const int*, const int*, const int*, double*, const int*, double*,
+            const int*, double*, const int*, int*, size_t);
 void dgeqrf_(const int*, const int*, double*, const int*, double*, double*, const int*, int*);
 void dormqr_(const char*, const char*, const int*, const int*, const int*, const double*,
              const int*, const double*, double*, const int*, double*, const int*, int*, size_t,
@@ -51,9 +66,12 @@ static void fill(double* x, size_t count, uint64_t seed) {
   }
 }
 
+enum Kind { GEQRT, GEQR, GEQRF, GETSLS, GELS };
+
 struct Problem {
-  int m, n, nb, k, lwork, blocked; /* blocked: xGEQRT and xGEMQRT, else xGEQRF and xORMQR */
-  int apply;                       /* whether Q^T is applied to C */
+  int m, n, nb, k, lwork, tsize;
+  enum Kind kind;
+  int apply; /* whether Q^T is applied to C (always, for the least-squares drivers) */
   double *a0, *a, *c0, *c, *t, *tau, *work;
 };
 
@@ -64,18 +82,34 @@ static double run(struct Problem* p) {
   memcpy(p->a, p->a0, (size_t)p->m * p->n * sizeof *p->a);
   if (p->apply) memcpy(p->c, p->c0, (size_t)p->m * p->k * sizeof *p->c);
   start = now_ms();
-  if (p->blocked) {
-    dgeqrt_(&p->m, &p->n, &p->nb, p->a, &p->m, p->t, &p->nb, p->work, &info);
-    if (p->apply) {
-      dgemqrt_("L", "T", &p->m, &p->k, &p->n, &p->nb, p->a, &p->m, p->t, &p->nb, p->c, &p->m,
-               p->work, &info, 1, 1);
-    }
-  } else {
-    dgeqrf_(&p->m, &p->n, p->a, &p->m, p->tau, p->work, &p->lwork, &info);
-    if (p->apply) {
-      dormqr_("L", "T", &p->m, &p->k, &p->n, p->a, &p->m, p->tau, p->c, &p->m, p->work, &p->lwork,
-              &info, 1, 1);
-    }
+  switch (p->kind) {
+    case GEQRT:
+      dgeqrt_(&p->m, &p->n, &p->nb, p->a, &p->m, p->t, &p->nb, p->work, &info);
+      if (p->apply) {
+        dgemqrt_("L", "T", &p->m, &p->k, &p->n, &p->nb, p->a, &p->m, p->t, &p->nb, p->c, &p->m,
+                 p->work, &info, 1, 1);
+      }
+      break;
+    case GEQR:
+      dgeqr_(&p->m, &p->n, p->a, &p->m, p->t, &p->tsize, p->work, &p->lwork, &info);
+      if (p->apply) {
+        dgemqr_("L", "T", &p->m, &p->k, &p->n, p->a, &p->m, p->t, &p->tsize, p->c, &p->m, p->work,
+                &p->lwork, &info, 1, 1);
+      }
+      break;
+    case GEQRF:
+      dgeqrf_(&p->m, &p->n, p->a, &p->m, p->tau, p->work, &p->lwork, &info);
+      if (p->apply) {
+        dormqr_("L", "T", &p->m, &p->k, &p->n, p->a, &p->m, p->tau, p->c, &p->m, p->work, &p->lwork,
+                &info, 1, 1);
+      }
+      break;
+    case GETSLS:
+      dgetsls_("N", &p->m, &p->n, &p->k, p->a, &p->m, p->c, &p->m, p->work, &p->lwork, &info, 1);
+      break;
+    case GELS:
+      dgels_("N", &p->m, &p->n, &p->k, p->a, &p->m, p->c, &p->m, p->work, &p->lwork, &info, 1);
+      break;
   }
   const double elapsed = now_ms() - start;
   if (info != 0) {
@@ -85,16 +119,52 @@ static double run(struct Problem* p) {
   return elapsed;
 }
 
-/* |R| summed, and Q^T C's entries weighted, when applied. */
+/* |R| summed, and Q^T C's, when applied; the solution's, for least squares. */
 static double checksum(const struct Problem* p) {
   double sum = 0;
+  if (p->kind == GETSLS || p->kind == GELS) {
+    for (int j = 0; j < p->k; ++j) {
+      for (int i = 0; i < p->n; ++i) sum += p->c[i + (size_t)j * p->m] * (double)(1 + i % 7);
+    }
+    return sum;
+  }
   for (int j = 0; j < p->n; ++j) {
     for (int i = 0; i <= j; ++i) sum += fabs(p->a[i + (size_t)j * p->m]);
   }
+  /* Q^T C's first N rows are Q1^T C, the same for every Householder QR of A with R's signs;
+     the rest depends on how the QR completes Q1, so only their norm counts. */
   if (p->apply) {
-    for (size_t i = 0; i < (size_t)p->m * p->k; ++i) sum += p->c[i] * (double)(1 + i % 7);
+    for (int j = 0; j < p->k; ++j) {
+      for (int i = 0; i < p->m; ++i) {
+        const double x = p->c[i + (size_t)j * p->m];
+        sum += i < p->n ? x * (double)(1 + i % 7) : x * x;
+      }
+    }
   }
   return sum;
+}
+
+/* The larger of *size and a workspace query's answer. */
+static void at_least(int* size, double answer) {
+  if ((int)answer > *size) *size = (int)answer;
+}
+
+/* TSIZE and LWORK from the routines' own workspace queries. */
+static void size_workspace(struct Problem* p) {
+  const int query = -1;
+  double t[5], answer;
+  int info = 0;
+  p->lwork = 256 * (p->n > p->k ? p->n : p->k);
+  dgeqr_(&p->m, &p->n, p->a, &p->m, t, &query, &answer, &query, &info);
+  p->tsize = (int)t[0];
+  at_least(&p->lwork, answer);
+  dgemqr_("L", "T", &p->m, &p->k, &p->n, p->a, &p->m, t, &p->tsize, p->c, &p->m, &answer, &query,
+          &info, 1, 1);
+  at_least(&p->lwork, answer);
+  dgetsls_("N", &p->m, &p->n, &p->k, p->a, &p->m, p->c, &p->m, &answer, &query, &info, 1);
+  at_least(&p->lwork, answer);
+  dgels_("N", &p->m, &p->n, &p->k, p->a, &p->m, p->c, &p->m, &answer, &query, &info, 1);
+  at_least(&p->lwork, answer);
 }
 
 int main(int argc, char** argv) {
@@ -118,31 +188,35 @@ int main(int argc, char** argv) {
     fprintf(stderr, "qrt-timing: needs M >= N >= NB >= 1\n");
     return 1;
   }
-  p.lwork = 256 * (p.n > p.k ? p.n : p.k);
   p.a0 = take((size_t)p.m * p.n), p.a = take((size_t)p.m * p.n);
   p.c0 = take((size_t)p.m * p.k), p.c = take((size_t)p.m * p.k);
-  p.t = take((size_t)p.nb * p.n), p.tau = take((size_t)p.n);
+  size_workspace(&p);
+  p.t = take((size_t)p.nb * p.n + (size_t)p.tsize), p.tau = take((size_t)p.n);
   p.work = take((size_t)p.lwork + (size_t)p.nb * (p.n > p.k ? p.n : p.k));
   fill(p.a0, (size_t)p.m * p.n, 1);
   fill(p.c0, (size_t)p.m * p.k, 2);
-  for (p.apply = 0; p.apply <= 1; ++p.apply) {
-    for (p.blocked = 1; p.blocked >= 0; --p.blocked) {
-      const double first = run(&p);
-      double best = INFINITY;
-      for (int r = 0; r < repeat; ++r) {
-        const double ms = run(&p);
-        if (ms < best) best = ms;
-      }
-      char name[64];
-      if (p.blocked) {
-        snprintf(name, sizeof name, "%s %d %d %d", p.apply ? "dgeqrt+dgemqrt" : "dgeqrt", p.m, p.n,
-                 p.nb);
-      } else {
-        snprintf(name, sizeof name, "%s %d %d", p.apply ? "dgeqrf+dormqr" : "dgeqrf", p.m, p.n);
-      }
-      if (p.apply) snprintf(name + strlen(name), sizeof name - strlen(name), " %d", p.k);
-      printf("%-32s first %9.2f best %9.2f check %.10e\n", name, first, best, checksum(&p));
+  static const struct {
+    enum Kind kind;
+    int apply;
+    const char* name;
+  } sequences[] = {{GEQRT, 0, "dgeqrt"},      {GEQR, 0, "dgeqr"},
+                   {GEQRF, 0, "dgeqrf"},      {GEQRT, 1, "dgeqrt+dgemqrt"},
+                   {GEQR, 1, "dgeqr+dgemqr"}, {GEQRF, 1, "dgeqrf+dormqr"},
+                   {GETSLS, 1, "dgetsls"},    {GELS, 1, "dgels"}};
+  for (size_t s = 0; s < sizeof sequences / sizeof *sequences; ++s) {
+    p.kind = sequences[s].kind;
+    p.apply = sequences[s].apply;
+    const double first = run(&p);
+    double best = INFINITY;
+    for (int r = 0; r < repeat; ++r) {
+      const double ms = run(&p);
+      if (ms < best) best = ms;
     }
+    char name[64];
+    snprintf(name, sizeof name, "%s %d %d", sequences[s].name, p.m, p.n);
+    if (p.kind == GEQRT) snprintf(name + strlen(name), sizeof name - strlen(name), " %d", p.nb);
+    if (p.apply) snprintf(name + strlen(name), sizeof name - strlen(name), " %d", p.k);
+    printf("%-32s first %9.2f best %9.2f check %.10e\n", name, first, best, checksum(&p));
   }
   return 0;
 }

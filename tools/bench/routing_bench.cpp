@@ -118,7 +118,8 @@ Shape driver(const char* name, const std::vector<long>& sizes) {
 }
 
 bool is_driver(const std::string& routine) {
-  for (const char* d : {"dgesv", "dposv", "dsyevd", "dgesdd", "dgels", "dgelsd"}) {
+  for (const char* d :
+       {"dgesv", "dposv", "dsyevd", "dgesdd", "dgesvd", "dgels", "dgetsls", "dgelsd"}) {
     if (routine == d) return true;
   }
   return false;
@@ -130,10 +131,11 @@ bool is_driver(const std::string& routine) {
 // SVD of tall matrices.
 std::vector<Shape> drivers(bool quick) {
   if (quick) return {driver("dsyevd", {2048}), driver("dgesdd", {1 << 20, 64})};
-  return {driver("dgesv", {4096, 1}),         driver("dposv", {4096, 1}),
-          driver("dsyevd", {2048}),           driver("dsyevd", {4096}),
-          driver("dgesdd", {4096, 4096}),     driver("dgesdd", {1 << 20, 64}),
-          driver("dgesdd", {1 << 18, 256}),   driver("dgels", {1 << 22, 64, 1}),
+  return {driver("dgesv", {4096, 1}),        driver("dposv", {4096, 1}),
+          driver("dsyevd", {2048}),          driver("dsyevd", {4096}),
+          driver("dgesdd", {4096, 4096}),    driver("dgesdd", {1 << 20, 64}),
+          driver("dgesdd", {1 << 18, 256}),  driver("dgesvd", {1 << 20, 64}),
+          driver("dgels", {1 << 22, 64, 1}), driver("dgetsls", {1 << 22, 64, 1}),
           driver("dgelsd", {1 << 20, 64, 1})};
 }
 
@@ -446,7 +448,8 @@ int routing_main(int argc, char** argv) {
                    "[--max-seconds S] [--skip-gpu] [--small-calls N] [--out PATH]\n"
                    "  --routines: dgemm, sgemm, dsyrk, ssyrk, dgeqrf, dorgqr, dormqr, or a "
                    "LAPACK driver\n"
-                   "    (dgesv, dposv, dsyevd, dgesdd, dgels, dgelsd, dgeqp3); programs: every "
+                   "    (dgesv, dposv, dsyevd, dgesdd, dgesvd, dgels, dgetsls, dgelsd, dgeqp3); "
+                   "programs: every "
                    "driver\n"
                    "  --shapes: e.g. dgemm:T:N:64:64:4194304, dgram:64:4194304, "
                    "dgesdd:1048576:64, dgels:4194304:64:1\n");

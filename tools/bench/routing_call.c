@@ -29,7 +29,10 @@
  *   dposv N NRHS                         Cholesky solve of a symmetric, diagonally dominant one
  *   dsyevd N                             eigenvalues and eigenvectors of a random symmetric matrix
  *   dgesdd M N                           thin SVD (JOBZ = 'S') of an M x N matrix
+ *   dgesvd M N                           the same by QR iteration (JOBU = JOBVT = 'S'; Octave's
+ *                                        svd)
  *   dgels M N NRHS                       least squares by QR
+ *   dgetsls M N NRHS                     the same through LAPACK's tall-skinny API
  *   dgelsd M N NRHS                      least squares by SVD (NumPy's lstsq), RCOND = -1
  *
  * Their checksums read what does not depend on sign conventions: the solution, the eigen- or
@@ -64,6 +67,10 @@ void dposv_(const char*, const int*, const int*, double*, const int*, double*, c
             size_t);
 void dsyevd_(const char*, const char*, const int*, double*, const int*, double*, double*,
              const int*, int*, const int*, int*, size_t, size_t);
+void dgesvd_(const char*, const char*, const int*, const int*, double*, const int*, double*,
+             double*, const int*, double*, const int*, double*, const int*, int*, size_t, size_t);
+void dgetsls_(const char*, const int*, const int*, const int*, double*, const int*, double*,
+              const int*, double*, const int*, int*, size_t);
 void dgesdd_(const char*, const int*, const int*, double*, const int*, double*, double*, const int*,
              double*, const int*, double*, const int*, int*, int*, size_t);
 void dgels_(const char*, const int*, const int*, const int*, double*, const int*, double*,
@@ -127,8 +134,8 @@ struct Problem {
 
 static int is_driver(const char* r) {
   return !strcmp(r, "dgesv") || !strcmp(r, "dposv") || !strcmp(r, "dsyevd") ||
-         !strcmp(r, "dgesdd") || !strcmp(r, "dgels") || !strcmp(r, "dgelsd") ||
-         !strcmp(r, "dgeqp3");
+         !strcmp(r, "dgesdd") || !strcmp(r, "dgesvd") || !strcmp(r, "dgels") ||
+         !strcmp(r, "dgetsls") || !strcmp(r, "dgelsd") || !strcmp(r, "dgeqp3");
 }
 
 /* One driver call (or dgeqp3's); A and B restored from A0 and B0 before the clock starts. */
@@ -153,8 +160,14 @@ static double call_driver(struct Problem* p, int* info) {
     const int k = p->m < p->n ? p->m : p->n;
     dgesdd_("S", &p->m, &p->n, a, &p->m, p->values, p->u, &p->m, p->vt, &k, p->work, &p->lwork,
             p->ints, info, 1);
+  } else if (!strcmp(r, "dgesvd")) {
+    const int k = p->m < p->n ? p->m : p->n;
+    dgesvd_("S", "S", &p->m, &p->n, a, &p->m, p->values, p->u, &p->m, p->vt, &k, p->work, &p->lwork,
+            info, 1, 1);
   } else if (!strcmp(r, "dgels")) {
     dgels_("N", &p->m, &p->n, &p->nrhs, a, &p->m, p->b, &p->ldb, p->work, &p->lwork, info, 1);
+  } else if (!strcmp(r, "dgetsls")) {
+    dgetsls_("N", &p->m, &p->n, &p->nrhs, a, &p->m, p->b, &p->ldb, p->work, &p->lwork, info, 1);
   } else if (!strcmp(r, "dgelsd")) {
     dgelsd_(&p->m, &p->n, &p->nrhs, a, &p->m, p->b, &p->ldb, p->values, &rcond, &rank, p->work,
             &p->lwork, p->ints, info);
@@ -169,8 +182,8 @@ static double call_driver(struct Problem* p, int* info) {
 static int make_driver(int shape_args, char** argv, struct Problem* p) {
   const char* r = p->routine;
   const int square = !strcmp(r, "dgesv") || !strcmp(r, "dposv") || !strcmp(r, "dsyevd");
-  const int rhs =
-      !strcmp(r, "dgesv") || !strcmp(r, "dposv") || !strcmp(r, "dgels") || !strcmp(r, "dgelsd");
+  const int rhs = !strcmp(r, "dgesv") || !strcmp(r, "dposv") || !strcmp(r, "dgels") ||
+                  !strcmp(r, "dgetsls") || !strcmp(r, "dgelsd");
   const int expected = (square ? 1 : 2) + (rhs ? 1 : 0);
   int info = 0, lwork = -1, liwork = -1, iquery = 0, k, i, j;
   double query = 0;
@@ -205,10 +218,16 @@ static int make_driver(int shape_args, char** argv, struct Problem* p) {
     p->u = take((size_t)p->m * k * 8), p->vt = take((size_t)k * p->n * 8);
     dgesdd_("S", &p->m, &p->n, p->a, &p->m, p->values, p->u, &p->m, p->vt, &k, &query, &lwork,
             p->ints, &info, 1);
+  } else if (!strcmp(r, "dgesvd")) {
+    p->u = take((size_t)p->m * k * 8), p->vt = take((size_t)k * p->n * 8);
+    dgesvd_("S", "S", &p->m, &p->n, p->a, &p->m, p->values, p->u, &p->m, p->vt, &k, &query, &lwork,
+            &info, 1, 1);
   } else if (!strcmp(r, "dsyevd")) {
     dsyevd_("V", "L", &p->n, p->a, &p->n, p->values, &query, &lwork, &iquery, &liwork, &info, 1, 1);
   } else if (!strcmp(r, "dgels")) {
     dgels_("N", &p->m, &p->n, &p->nrhs, p->a, &p->m, p->b, &p->ldb, &query, &lwork, &info, 1);
+  } else if (!strcmp(r, "dgetsls")) {
+    dgetsls_("N", &p->m, &p->n, &p->nrhs, p->a, &p->m, p->b, &p->ldb, &query, &lwork, &info, 1);
   } else if (!strcmp(r, "dgelsd")) {
     const double rcond = -1;
     int rank = 0;
