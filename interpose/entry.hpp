@@ -42,6 +42,11 @@ template <class C, class T>
 void gesdd(char jobz, Int<C> m, Int<C> n, T* a, Int<C> lda, T* s, T* u, Int<C> ldu, T* vt,
            Int<C> ldvt, T* work, Int<C> lwork, Int<C>* iwork, Int<C>* info);
 
+// xGESVD with Fortran semantics.
+template <class C, class T>
+void gesvd(char jobu, char jobvt, Int<C> m, Int<C> n, T* a, Int<C> lda, T* s, T* u, Int<C> ldu,
+           T* vt, Int<C> ldvt, T* work, Int<C> lwork, Int<C>* info);
+
 // xORGQR and xORMQR with Fortran semantics.
 template <class C, class T>
 void orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work, Int<C> lwork,

@@ -28,6 +28,8 @@ SWITCHYARD_EXPORT decltype(sgelsd_) sgelsd SWITCHYARD_ALIAS(sgelsd_);
 SWITCHYARD_EXPORT decltype(dgelsd_) dgelsd SWITCHYARD_ALIAS(dgelsd_);
 SWITCHYARD_EXPORT decltype(sgesdd_) sgesdd SWITCHYARD_ALIAS(sgesdd_);
 SWITCHYARD_EXPORT decltype(dgesdd_) dgesdd SWITCHYARD_ALIAS(dgesdd_);
+SWITCHYARD_EXPORT decltype(sgesvd_) sgesvd SWITCHYARD_ALIAS(sgesvd_);
+SWITCHYARD_EXPORT decltype(dgesvd_) dgesvd SWITCHYARD_ALIAS(dgesvd_);
 SWITCHYARD_EXPORT decltype(sgeqrt_) sgeqrt SWITCHYARD_ALIAS(sgeqrt_);
 SWITCHYARD_EXPORT decltype(dgeqrt_) dgeqrt SWITCHYARD_ALIAS(dgeqrt_);
 SWITCHYARD_EXPORT decltype(sgemqrt_) sgemqrt SWITCHYARD_ALIAS(sgemqrt_);

@@ -376,10 +376,13 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
       gflops = qr_rate_at(rates.orgqr, p, s.k, double(s.m) * double(s.k));
       break;
     case Routine::sgesdd:
-    case Routine::dgesdd: {
-      // Its xGEQRF, and for the singular vectors its xORGQR of the thin Q: the calls that read
-      // A's rows (the SVD of R is n x n), so that the fallback's side is never overestimated.
-      const bool single = r == Routine::sgesdd;
+    case Routine::dgesdd:
+    case Routine::sgesvd:
+    case Routine::dgesvd: {
+      // Its xGEQRF, and for the left singular vectors its xORGQR of the thin Q: the calls that
+      // read A's rows (the SVD of R is n x n), so that the fallback's side is never
+      // overestimated.
+      const bool single = r == Routine::sgesdd || r == Routine::sgesvd;
       const Shape qr{s.m, s.n};
       const Shape q{s.m, s.n, s.n};
       const double factor = fallback_seconds(rates, single ? Routine::sgeqrf : Routine::dgeqrf, qr);

@@ -129,6 +129,24 @@ struct GesddCall {
   int* info;
 };
 
+// xGESVD: the SVD A = U S V^T by QR iteration; JOBU and JOBVT upper case ('N': none, 'S': the
+// thin vectors, 'A': all of them, 'O': over A).
+template <class T>
+struct GesvdCall {
+  char jobu, jobvt;
+  int m, n;
+  T* a;
+  int lda;
+  T* s;
+  T* u;
+  int ldu;
+  T* vt;
+  int ldvt;
+  T* work;
+  int lwork;
+  int* info;
+};
+
 // xORGQR: the first n columns of Q = H(1) ... H(k), over A.
 template <class T>
 struct OrgqrCall {

@@ -244,6 +244,8 @@ FallbackTable<I> resolve_table(const TableSource& source) {
   f.dgetsls = lookup_optional<GelsFn<double, I>>("dgetsls_", source);
   f.sgesdd = lookup_optional<GesddFn<float, I>>("sgesdd_", source);
   f.dgesdd = lookup_optional<GesddFn<double, I>>("dgesdd_", source);
+  f.sgesvd = lookup_optional<GesvdFn<float, I>>("sgesvd_", source);
+  f.dgesvd = lookup_optional<GesvdFn<double, I>>("dgesvd_", source);
   f.strtrs = lookup_optional<TrtrsFn<float, I>>("strtrs_", source);
   f.dtrtrs = lookup_optional<TrtrsFn<double, I>>("dtrtrs_", source);
   return f;

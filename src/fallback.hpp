@@ -84,6 +84,11 @@ using GesddFn = void(const char* jobz, const I* m, const I* n, T* a, const I* ld
                      I* info, std::size_t jobz_len);
 
 template <class T, class I = int>
+using GesvdFn = void(const char* jobu, const char* jobvt, const I* m, const I* n, T* a,
+                     const I* lda, T* s, T* u, const I* ldu, T* vt, const I* ldvt, T* work,
+                     const I* lwork, I* info, std::size_t jobu_len, std::size_t jobvt_len);
+
+template <class T, class I = int>
 using TrtrsFn = void(const char* uplo, const char* trans, const char* diag, const I* n,
                      const I* nrhs, const T* a, const I* lda, T* b, const I* ldb, I* info,
                      std::size_t uplo_len, std::size_t trans_len, std::size_t diag_len);
@@ -123,6 +128,8 @@ struct FallbackTable {
   GelsFn<double, I>* dgetsls = nullptr;
   GesddFn<float, I>* sgesdd = nullptr;
   GesddFn<double, I>* dgesdd = nullptr;
+  GesvdFn<float, I>* sgesvd = nullptr;
+  GesvdFn<double, I>* dgesvd = nullptr;
   TrtrsFn<float, I>* strtrs = nullptr;  // for the least-squares route's triangular solve
   TrtrsFn<double, I>* dtrtrs = nullptr;
 };
@@ -130,7 +137,7 @@ using Fallback = FallbackTable<int>;
 using Fallback64 = FallbackTable<std::int64_t>;
 
 // A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3, xGELS, xGELSD, xGEQR, xGEMQR,
-// xGETSLS, xGESDD, xTRTRS), named `name` ("dgeqrt_"): `fn`, or when it is null, a fatal error
+// xGETSLS, xGESDD, xGESVD, xTRTRS), named `name` ("dgeqrt_"): `fn`, or when it is null, a fatal error
 // with the message of a routine found nowhere.
 [[noreturn]] void missing_routine(const char* name);
 template <class Fn>

@@ -34,6 +34,7 @@ struct Routines64<float> {
   static auto gels() { return required(fallback64().sgels, "sgels_"); }
   static auto gelsd() { return required(fallback64().sgelsd, "sgelsd_"); }
   static auto gesdd() { return required(fallback64().sgesdd, "sgesdd_"); }
+  static auto gesvd() { return required(fallback64().sgesvd, "sgesvd_"); }
   static auto trtrs() { return required(fallback64().strtrs, "strtrs_"); }
 };
 template <>
@@ -47,6 +48,7 @@ struct Routines64<double> {
   static auto gels() { return required(fallback64().dgels, "dgels_"); }
   static auto gelsd() { return required(fallback64().dgelsd, "dgelsd_"); }
   static auto gesdd() { return required(fallback64().dgesdd, "dgesdd_"); }
+  static auto gesvd() { return required(fallback64().dgesvd, "dgesvd_"); }
   static auto trtrs() { return required(fallback64().dtrtrs, "dtrtrs_"); }
 };
 
@@ -153,6 +155,17 @@ void gesdd(const char* jobz, const int* m, const int* n, T* a, const int* lda, T
 }
 
 template <class T>
+void gesvd(const char* jobu, const char* jobvt, const int* m, const int* n, T* a, const int* lda,
+           T* s, T* u, const int* ldu, T* vt, const int* ldvt, T* work, const int* lwork,
+           int* info, std::size_t jobu_len, std::size_t jobvt_len) {
+  const I64 m64 = *m, n64 = *n, lda64 = *lda, ldu64 = *ldu, ldvt64 = *ldvt, lwork64 = *lwork;
+  I64 info64 = 0;
+  Routines64<T>::gesvd()(jobu, jobvt, &m64, &n64, a, &lda64, s, u, &ldu64, vt, &ldvt64, work,
+                         &lwork64, &info64, jobu_len, jobvt_len);
+  *info = int(info64);
+}
+
+template <class T>
 void trtrs(const char* uplo, const char* trans, const char* diag, const int* n, const int* nrhs,
            const T* a, const int* lda, T* b, const int* ldb, int* info, std::size_t uplo_len,
            std::size_t trans_len, std::size_t diag_len) {
@@ -195,6 +208,8 @@ const Fallback& fallback() {
     f.dgelsd = gelsd<double>;
     f.sgesdd = gesdd<float>;
     f.dgesdd = gesdd<double>;
+    f.sgesvd = gesvd<float>;
+    f.dgesvd = gesvd<double>;
     f.strtrs = trtrs<float>;
     f.dtrtrs = trtrs<double>;
     return f;

@@ -102,6 +102,8 @@ bool past_thresholds(const Thresholds& t, Routine r, const Shape& s, Decision* w
     case Routine::dgelsd:
     case Routine::sgesdd:
     case Routine::dgesdd:
+    case Routine::sgesvd:
+    case Routine::dgesvd:
       return tall_skinny(t, s.m, s.n, why_not);
     case Routine::sormqr:
     case Routine::dormqr:

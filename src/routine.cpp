@@ -26,6 +26,8 @@ const char* routine_name(Routine r) {
     case Routine::dgelsd: return "dgelsd";
     case Routine::sgesdd: return "sgesdd";
     case Routine::dgesdd: return "dgesdd";
+    case Routine::sgesvd: return "sgesvd";
+    case Routine::dgesvd: return "dgesvd";
   }
   return "?";
 }
@@ -74,9 +76,11 @@ double routine_flops(Routine r, const Shape& s) {
              2.0 * k * small * small + k * small * small;
     }
     case Routine::sgesdd:
-    case Routine::dgesdd: {
-      // A's QR, and for the singular vectors its Q applied to the small SVD's (the SVD of R
-      // adds O(n^3), left out).
+    case Routine::dgesdd:
+    case Routine::sgesvd:
+    case Routine::dgesvd: {
+      // A's QR, and for the left singular vectors its Q applied to the small SVD's (the SVD of R
+      // adds O(n^3), left out). transa is JOBZ, or xGESVD's JOBU.
       const double big = std::max(m, n), small = std::min(m, n);
       const double qr = 2.0 * small * small * (big - small / 3.0);
       return s.transa == 'N' ? qr : qr + 4.0 * big * small * small - 2.0 * small * small * small;

@@ -10,9 +10,9 @@ namespace switchyard {
 // not by the router's cost model, with the same configuration and trace.
 enum class Routine {
   sgemm, dgemm, ssyrk, dsyrk, sgeqrf, dgeqrf, sorgqr, dorgqr, sormqr, dormqr, psgeqrf, pdgeqrf,
-  sgeqp3, dgeqp3, sgels, dgels, sgelsd, dgelsd, sgesdd, dgesdd
+  sgeqp3, dgeqp3, sgels, dgels, sgelsd, dgelsd, sgesdd, dgesdd, sgesvd, dgesvd
 };
-inline constexpr int routine_count = 20;
+inline constexpr int routine_count = 22;
 
 // Lower-case LAPACK name ("dgemm").
 const char* routine_name(Routine r);
@@ -24,7 +24,7 @@ bool single_precision(Routine r);
 struct Shape {
   std::int64_t m = 0, n = 0, k = 0;
   // 0 where the routine has no transpose; xORMQR puts SIDE and TRANS here, xSYRK UPLO and
-  // TRANS (its C is n x n: m = n), xGESDD JOBZ.
+  // TRANS (its C is n x n: m = n), xGESDD JOBZ, xGESVD JOBU and JOBVT.
   char transa = 0, transb = 0;
   // The operands are in device or managed memory: the device route takes the call whatever
   // the cost model says, since the fallback can not read them.

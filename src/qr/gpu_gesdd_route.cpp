@@ -1,10 +1,11 @@
 // The gpu route of sgesdd/dgesdd (JOBZ = 'S' or 'N', m >= n): A's QR on a CUDA device, the
-// fallback's xGESDD of R on the host, the thin U formed on the device (gpu_gesdd.hpp).
+// fallback's xGESDD of R on the host, the thin U formed on the device (gpu_svd.hpp).
 // Weighed as a streamed QR that moves A up and, with the vectors, U back, against the
 // fallback's xGEQRF and xORGQR of the shape (calibration.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "calls.hpp"
 #include "device/cuda_runtime.hpp"
@@ -12,7 +13,7 @@
 #include "dispatch.hpp"
 #include "fallback.hpp"
 #include "qr/gpu_cost.hpp"
-#include "qr/gpu_gesdd.hpp"
+#include "qr/gpu_svd.hpp"
 
 namespace switchyard {
 namespace {
@@ -38,6 +39,22 @@ double optimal_lwork(const GesddCall<T>& g) {
   return info == 0 ? double(answer) : -1.0;
 }
 
+// The SVD of R (n x n) by the fallback's xGESDD with JOBZ as the call's, with workspace of its
+// own query's asking.
+template <class T>
+int small_gesdd(char jobz, int n, T* r, T* s, T* u, T* vt) {
+  GesddFn<T>* const gesdd = fallback_gesdd<T>();
+  T answer{};
+  int info = 0, query = -1, ld = n;
+  std::vector<int> iwork(std::size_t(8 * n));
+  gesdd(&jobz, &n, &n, r, &ld, s, u, &ld, vt, &ld, &answer, &query, iwork.data(), &info, 1);
+  if (info != 0) return info;
+  std::vector<T> work(std::size_t(std::max<T>(T(1), answer + T(0.5))));
+  int lwork = int(work.size());
+  gesdd(&jobz, &n, &n, r, &ld, s, u, &ld, vt, &ld, work.data(), &lwork, iwork.data(), &info, 1);
+  return info;
+}
+
 template <class T>
 const char* declines(const GesddCall<T>& g) {
   if (g.jobz != 'S' && g.jobz != 'N') return "the GPU SVD takes JOBZ = 'S' or 'N'";
@@ -55,8 +72,12 @@ bool run(const GesddCall<T>& g) {
   const T work1 = T(optimal_lwork(g));
   int info = 0;
   std::string error;
-  switch (qr::singular_values_gpu(g.jobz, g.m, g.n, g.a, g.lda, g.s, g.u, g.ldu, g.vt, g.ldvt,
-                                  fallback_gesdd<T>(), &info, error)) {
+  const bool vectors = g.jobz == 'S';
+  const qr::SmallSvd<T> small = [&](T* r, T* s, T* u_r, T* vt_r) {
+    return small_gesdd(g.jobz, g.n, r, s, u_r, vt_r);
+  };
+  switch (qr::singular_values_gpu(g.m, g.n, g.a, g.lda, g.s, vectors ? g.u : nullptr, g.ldu,
+                                  vectors ? g.vt : nullptr, g.ldvt, small, &info, error)) {
     case qr::GelsOutcome::kSolved:
       break;
     case qr::GelsOutcome::kNeedsScaling:

@@ -1,4 +1,4 @@
-#include "qr/gpu_gesdd.hpp"
+#include "qr/gpu_svd.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,28 +15,13 @@
 namespace switchyard::qr {
 namespace {
 
-// Whether xGESDD scales A first (SMLNUM = sqrt(DLAMCH('S')) / DLAMCH('P'), BIGNUM its inverse),
-// or stops at a NaN.
+// Whether xGESDD and xGESVD scale A first (SMLNUM = sqrt(DLAMCH('S')) / DLAMCH('P'), BIGNUM its
+// inverse), or stop at a NaN.
 template <class T>
 bool left_to_fallback(T norm) {
   const T small = std::sqrt(std::numeric_limits<T>::min()) / std::numeric_limits<T>::epsilon();
   if (std::isnan(norm)) return true;
   return (norm > T(0) && norm < small) || norm > T(1) / small;
-}
-
-// The small SVD of R (n x n, ld n, zero below the diagonal) by the fallback's xGESDD, with
-// workspace of its own query's asking.
-template <class T>
-int small_svd(GesddFn<T>* gesdd, char jobz, int n, T* r, T* s, T* u, T* vt, int ldvt) {
-  T answer{};
-  int info = 0, query = -1, ld = n;
-  std::vector<int> iwork(std::size_t(8 * n));
-  gesdd(&jobz, &n, &n, r, &ld, s, u, &ld, vt, &ldvt, &answer, &query, iwork.data(), &info, 1);
-  if (info != 0) return info;
-  std::vector<T> work(std::size_t(std::max<T>(T(1), answer + T(0.5))));
-  int lwork = int(work.size());
-  gesdd(&jobz, &n, &n, r, &ld, s, u, &ld, vt, &ldvt, work.data(), &lwork, iwork.data(), &info, 1);
-  return info;
 }
 
 // Q C for C (m x n, ld ldc) on the device: Q = Q_0 Q_1 ... of blocks of kGpuMaxReflectors
@@ -57,11 +42,10 @@ cudaError_t apply_q(int m, int n, const T* a, long long lda, const T* tau, T* c,
 }  // namespace
 
 template <class T>
-GelsOutcome singular_values_gpu(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt,
-                                int ldvt, GesddFn<T>* small, int* info, std::string& error) {
-  const bool vectors = jobz == 'S';
-  if ((!vectors && jobz != 'N') || m < n || n < 1 || n > kGpuMaxLeastSquaresColumns || lda < m ||
-      (vectors && (ldu < m || ldvt < n)) || !small) {
+GelsOutcome singular_values_gpu(int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, int ldvt,
+                                const SmallSvd<T>& small, int* info, std::string& error) {
+  if (m < n || n < 1 || n > kGpuMaxLeastSquaresColumns || lda < m || (u && ldu < m) ||
+      (vt && ldvt < n) || !small) {
     error = "invalid arguments";
     return GelsOutcome::kFailed;
   }
@@ -94,8 +78,8 @@ GelsOutcome singular_values_gpu(char jobz, int m, int n, T* a, int lda, T* s, T*
 
     // A's QR; R to the host, zero below its diagonal.
     const std::size_t order = std::size_t(n);
-    std::vector<T> r(order * order), u_r(vectors ? order * order : 1), s_r(order);
-    std::vector<T> vt_r(vectors ? order * order : 1);
+    std::vector<T> r(order * order), u_r(u ? order * order : 1), s_r(order);
+    std::vector<T> vt_r(vt ? order * order : 1);
     status = tsqr::enqueue_qr(m, n, on_a.get(), on_a.ld(), tau, on);
     if (status == cudaSuccess) {
       status = cudaMemcpy2DAsync(r.data(), sizeof(T) * order, on_a.get(), sizeof(T) * on_a.ld(),
@@ -105,10 +89,9 @@ GelsOutcome singular_values_gpu(char jobz, int m, int n, T* a, int lda, T* s, T*
     if (status != cudaSuccess) return cuda::fail(error, "QR on the device", status);
     for (std::size_t j = 0; j < order; ++j)
       std::fill(&r[j * order + j + 1], &r[(j + 1) * order], T(0));
-    const int small_info =
-        small_svd(small, jobz, n, r.data(), s_r.data(), u_r.data(), vt_r.data(), vectors ? n : 1);
+    const int small_info = small(r.data(), s_r.data(), u_r.data(), vt_r.data());
 
-    if (vectors && small_info == 0) {
+    if (u && small_info >= 0) {
       // U = Q [U_R; 0], formed where U lies, or in a device copy that then goes to U.
       const bool in_place = cuda::device_accessible(u);
       std::optional<cuda::DeviceBuffer> copy;
@@ -132,6 +115,8 @@ GelsOutcome singular_values_gpu(char jobz, int m, int n, T* a, int lda, T* s, T*
         cuda::write_back_rows(c, m, n, u, ldu, *staging, cuda::row_chunks(m, sizeof(T) * order, 1),
                               on);
       }
+    }
+    if (vt && small_info >= 0) {
       cudaMemcpy2D(vt, sizeof(T) * std::size_t(ldvt), vt_r.data(), sizeof(T) * order,
                    sizeof(T) * order, order, cudaMemcpyDefault);
     }
@@ -143,10 +128,10 @@ GelsOutcome singular_values_gpu(char jobz, int m, int n, T* a, int lda, T* s, T*
   return outcome;
 }
 
-template GelsOutcome singular_values_gpu<float>(char, int, int, float*, int, float*, float*, int,
-                                                float*, int, GesddFn<float>*, int*, std::string&);
-template GelsOutcome singular_values_gpu<double>(char, int, int, double*, int, double*, double*,
-                                                 int, double*, int, GesddFn<double>*, int*,
+template GelsOutcome singular_values_gpu<float>(int, int, float*, int, float*, float*, int, float*,
+                                                int, const SmallSvd<float>&, int*, std::string&);
+template GelsOutcome singular_values_gpu<double>(int, int, double*, int, double*, double*, int,
+                                                 double*, int, const SmallSvd<double>&, int*,
                                                  std::string&);
 
 }  // namespace switchyard::qr
