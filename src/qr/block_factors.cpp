@@ -42,7 +42,9 @@ void form_block_factors(SyrkFn<T, I>* syrk, int m, int n, int nb, const T* a, in
   for (int j0 = 0; j0 < k; j0 += nb) {
     const int ib = std::min(nb, k - j0);
     const T* v = a + j0 + std::size_t(j0) * lda;
-    gram(syrk, m - j0, ib, v, lda, g.data());
+    // A block of one reflector has T = tau and needs no Gram matrix: xGEQR's reference block
+    // size is NB = 1, where a Gram product per column would cost a pass over A for each.
+    if (ib > 1) gram(syrk, m - j0, ib, v, lda, g.data());
     T* tb = t + std::size_t(j0) * ldt;  // this block's T(0:ib, 0:ib)
     for (int i = 0; i < ib; ++i) {
       T* col = tb + std::size_t(i) * ldt;

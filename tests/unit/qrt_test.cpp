@@ -298,6 +298,24 @@ TEST(BlockFactors, ZeroTau) {
   expect_block_factors(f);
 }
 
+// Blocks of one reflector (NB = 1, xGEQR's reference block size) take T = tau without a Gram
+// product: the xSYRK given is never called, and T's diagonal is tau.
+int syrk_calls = 0;
+void counting_syrk(const char*, const char*, const int*, const int*, const double*, const double*,
+                   const int*, const double*, double*, const int*, std::size_t, std::size_t) {
+  ++syrk_calls;
+}
+
+TEST(BlockFactors, OneReflectorBlocksNeedNoGram) {
+  int m = 300, n = 6, lda = m, ldt = 1;
+  const std::vector<double> a = random_matrix<double>(std::size_t(lda) * n, 8);
+  const std::vector<double> tau = random_matrix<double>(n, 9);
+  std::vector<double> t(std::size_t(ldt) * n, poison<double>());
+  form_block_factors<double, int>(counting_syrk, m, n, 1, a.data(), lda, tau.data(), t.data(), ldt);
+  EXPECT_EQ(syrk_calls, 0);
+  EXPECT_EQ(t, tau);
+}
+
 TEST(Qrt, ArgumentErrors) {
   std::vector<double> a(64, 1.0), t(64, 7.0), work(64, 0.0), c(64, 5.0);
   const auto geqrt = [&](int m, int n, int nb, int lda, int ldt) {

@@ -131,13 +131,14 @@ static double checksum(const struct Problem* p) {
   for (int j = 0; j < p->n; ++j) {
     for (int i = 0; i <= j; ++i) sum += fabs(p->a[i + (size_t)j * p->m]);
   }
-  /* Q^T C's first N rows are Q1^T C, the same for every Householder QR of A with R's signs;
-     the rest depends on how the QR completes Q1, so only their norm counts. */
+  /* Q^T C's first N rows are Q1^T C, the same for every Householder QR of A up to the signs of
+     R's rows, so only their magnitudes count; the rest depends on how the QR completes Q1, so
+     only their norm does. */
   if (p->apply) {
     for (int j = 0; j < p->k; ++j) {
       for (int i = 0; i < p->m; ++i) {
         const double x = p->c[i + (size_t)j * p->m];
-        sum += i < p->n ? x * (double)(1 + i % 7) : x * x;
+        sum += i < p->n ? fabs(x) * (double)(1 + i % 7) : x * x;
       }
     }
   }
