@@ -2,7 +2,6 @@
 // (gpu_gels.hpp), taken automatically for tall-skinny shapes that pay (src/route.cpp) when a
 // CUDA device is present. Weighed as a streamed QR that moves A up and back and B up and back,
 // against the fallback's xGEQRF and xORMQR of the shape (calibration.cpp).
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "device/probe.hpp"
 #include "dispatch.hpp"
 #include "optimal_lwork.hpp"
+#include "qr/driver_outcome.hpp"
 #include "qr/gpu_cost.hpp"
 #include "qr/gpu_gels.hpp"
 
@@ -41,18 +41,11 @@ bool run(const GelsCall<T>& g) {
   std::vector<T> tau(std::size_t(g.n));
   int info = 0;
   std::string error;
-  switch (qr::solve_least_squares_gpu(g.m, g.n, g.nrhs, g.a, g.lda, g.b, g.ldb, tau.data(), trtrs,
-                                      &info, error)) {
-    case qr::GelsOutcome::kSolved:
-      break;
-    case qr::GelsOutcome::kNeedsScaling:
-      declined_while_running = "A or B to be scaled first, or A zero: the fallback's";
-      return false;
-    case qr::GelsOutcome::kFailed:
-      std::fprintf(stderr,
-                   "switchyard: %cgels on the GPU failed (%s); running it in the fallback\n",
-                   sizeof(T) == sizeof(float) ? 's' : 'd', error.c_str());
-      return false;
+  const qr::GelsOutcome outcome = qr::solve_least_squares_gpu(
+      g.m, g.n, g.nrhs, g.a, g.lda, g.b, g.ldb, tau.data(), trtrs, &info, error);
+  if (!qr::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgels : Routine::dgels,
+                  "A or B to be scaled first, or A zero: the fallback's", error)) {
+    return false;
   }
   // As xGELS leaves WORK: tau in its first n elements, WORK(1) the optimal LWORK once solved.
   cudaMemcpy(g.work, tau.data(), sizeof(T) * tau.size(), cudaMemcpyDefault);

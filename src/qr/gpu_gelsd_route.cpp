@@ -5,7 +5,6 @@
 // than n. B(n+1:m) keeps the residual's components, as xGELSD's does. Weighed as the xGELS
 // route.
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -14,6 +13,7 @@
 #include "device/probe.hpp"
 #include "dispatch.hpp"
 #include "fallback.hpp"
+#include "qr/driver_outcome.hpp"
 #include "qr/gpu_cost.hpp"
 #include "qr/gpu_gels.hpp"
 
@@ -78,18 +78,11 @@ bool run(const GelsdCall<T>& g) {
   std::vector<T> tau(static_cast<std::size_t>(n));
   int info = 0;
   std::string error;
-  switch (qr::least_squares_on_r_gpu(g.m, n, nrhs, g.a, g.lda, g.b, g.ldb, tau.data(), solve, &info,
-                                     error)) {
-    case qr::GelsOutcome::kSolved:
-      break;
-    case qr::GelsOutcome::kNeedsScaling:
-      declined_while_running = "A or B to be scaled first, or A zero: the fallback's";
-      return false;
-    case qr::GelsOutcome::kFailed:
-      std::fprintf(stderr,
-                   "switchyard: %cgelsd on the GPU failed (%s); running it in the fallback\n",
-                   sizeof(T) == sizeof(float) ? 's' : 'd', error.c_str());
-      return false;
+  const qr::GelsOutcome outcome = qr::least_squares_on_r_gpu(g.m, n, nrhs, g.a, g.lda, g.b, g.ldb,
+                                                             tau.data(), solve, &info, error);
+  if (!qr::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgelsd : Routine::dgelsd,
+                  "A or B to be scaled first, or A zero: the fallback's", error)) {
+    return false;
   }
   cudaMemcpy(g.s, s.data(), sizeof(T) * s.size(), cudaMemcpyDefault);
   cuda::store(g.work, T(optimal_lwork<T>(g.m, n, nrhs, g.a, g.b, g.s)));

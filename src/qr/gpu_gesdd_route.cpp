@@ -3,7 +3,6 @@
 // Weighed as a streamed QR that moves A up and, with the vectors, U back, against the
 // fallback's xGEQRF and xORGQR of the shape (calibration.cpp).
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "device/probe.hpp"
 #include "dispatch.hpp"
 #include "fallback.hpp"
+#include "qr/driver_outcome.hpp"
 #include "qr/gpu_cost.hpp"
 #include "qr/gpu_svd.hpp"
 
@@ -76,18 +76,12 @@ bool run(const GesddCall<T>& g) {
   const qr::SmallSvd<T> small = [&](T* r, T* s, T* u_r, T* vt_r) {
     return small_gesdd(g.jobz, g.n, r, s, u_r, vt_r);
   };
-  switch (qr::singular_values_gpu(g.m, g.n, g.a, g.lda, g.s, vectors ? g.u : nullptr, g.ldu,
-                                  vectors ? g.vt : nullptr, g.ldvt, small, &info, error)) {
-    case qr::GelsOutcome::kSolved:
-      break;
-    case qr::GelsOutcome::kNeedsScaling:
-      declined_while_running = "A to be scaled first, or a NaN: the fallback's";
-      return false;
-    case qr::GelsOutcome::kFailed:
-      std::fprintf(stderr,
-                   "switchyard: %cgesdd on the GPU failed (%s); running it in the fallback\n",
-                   sizeof(T) == sizeof(float) ? 's' : 'd', error.c_str());
-      return false;
+  const qr::GelsOutcome outcome =
+      qr::singular_values_gpu(g.m, g.n, g.a, g.lda, g.s, vectors ? g.u : nullptr, g.ldu,
+                              vectors ? g.vt : nullptr, g.ldvt, small, &info, error);
+  if (!qr::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgesdd : Routine::dgesdd,
+                  "A to be scaled first, or a NaN: the fallback's", error)) {
+    return false;
   }
   cuda::store(g.work, work1);
   *g.info = info;

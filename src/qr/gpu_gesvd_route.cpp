@@ -4,7 +4,6 @@
 // shape (calibration.cpp), the calls reference xGESVD makes of a matrix with many more rows than
 // columns.
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "device/probe.hpp"
 #include "dispatch.hpp"
 #include "fallback.hpp"
+#include "qr/driver_outcome.hpp"
 #include "qr/gpu_cost.hpp"
 #include "qr/gpu_svd.hpp"
 
@@ -81,18 +81,12 @@ bool run(const GesvdCall<T>& g) {
   const qr::SmallSvd<T> small = [&](T* r, T* s, T* u_r, T* vt_r) {
     return small_gesvd(g.jobu, g.jobvt, g.n, r, s, u_r, vt_r, superdiagonal);
   };
-  switch (qr::singular_values_gpu(g.m, g.n, g.a, g.lda, g.s, g.jobu == 'S' ? g.u : nullptr, g.ldu,
-                                  g.jobvt == 'N' ? nullptr : g.vt, g.ldvt, small, &info, error)) {
-    case qr::GelsOutcome::kSolved:
-      break;
-    case qr::GelsOutcome::kNeedsScaling:
-      declined_while_running = "A to be scaled first, or a NaN: the fallback's";
-      return false;
-    case qr::GelsOutcome::kFailed:
-      std::fprintf(stderr,
-                   "switchyard: %cgesvd on the GPU failed (%s); running it in the fallback\n",
-                   sizeof(T) == sizeof(float) ? 's' : 'd', error.c_str());
-      return false;
+  const qr::GelsOutcome outcome =
+      qr::singular_values_gpu(g.m, g.n, g.a, g.lda, g.s, g.jobu == 'S' ? g.u : nullptr, g.ldu,
+                              g.jobvt == 'N' ? nullptr : g.vt, g.ldvt, small, &info, error);
+  if (!qr::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgesvd : Routine::dgesvd,
+                  "A to be scaled first, or a NaN: the fallback's", error)) {
+    return false;
   }
   // As xGESVD leaves WORK: the optimal LWORK, and the superdiagonal it could not reduce.
   cuda::store(g.work, work1);

@@ -3,7 +3,6 @@
 // quick return of an empty problem (B zeroed as the reference zeroes it), and solutions of
 // tall, transposed and wide problems with the default routing (without a GPU, the fallback's
 // xGELS, its xGEQRF and xORMQR routed one by one), and through the 64-bit name.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include "fallback.hpp"
 #include "recorded_xerbla.hpp"
 #include "reference_blas.hpp"
+#include "reference_lapack.hpp"
 
 extern "C" {
 // Switchyard's, linked.
@@ -33,10 +33,7 @@ namespace {
 
 template <class T>
 GelsFn<T>* reference_gels() {
-  void* handle = dlopen("liblapack.so.3", RTLD_NOW | RTLD_LOCAL);
-  void* s = handle ? dlsym(handle, sizeof(T) == 8 ? "dgels_" : "sgels_") : nullptr;
-  if (!s) std::abort();
-  return reinterpret_cast<GelsFn<T>*>(s);
+  return reference_lapack<GelsFn<T>>(sizeof(T) == 8 ? "dgels_" : "sgels_");
 }
 
 template <class T>

@@ -4,7 +4,6 @@
 // arguments out of range and too little workspace give the reference's INFO and XERBLA call,
 // queries its WORK(1); tall problems, full-rank and rank-deficient, give its rank, singular
 // values, minimum-norm solution and residual, WORK(1) and IWORK(1).
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include "fallback.hpp"
 #include "recorded_xerbla.hpp"
 #include "reference_blas.hpp"
+#include "reference_lapack.hpp"
 
 extern "C" {
 // Switchyard's, linked.
@@ -34,10 +34,7 @@ const bool gpu_route_forced = setenv("SWITCHYARD_ROUTE_DGELSD", "gpu", 1) == 0 &
 
 template <class T>
 GelsdFn<T>* reference_gelsd() {
-  void* handle = dlopen("liblapack.so.3", RTLD_NOW | RTLD_LOCAL);
-  void* s = handle ? dlsym(handle, sizeof(T) == 8 ? "dgelsd_" : "sgelsd_") : nullptr;
-  if (!s) std::abort();
-  return reinterpret_cast<GelsdFn<T>*>(s);
+  return reference_lapack<GelsdFn<T>>(sizeof(T) == 8 ? "dgelsd_" : "sgelsd_");
 }
 
 template <class T>

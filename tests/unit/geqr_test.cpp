@@ -7,7 +7,6 @@
 // past the block factors, QR and Q's orthogonality with Q made by our xGEMQR and by the
 // reference's, both agreeing on every side and transpose, xGETSLS's solutions, INFO and WORK(1)
 // against the reference's, and argument errors and workspace queries over grids of arguments.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,6 +22,7 @@
 #include "fallback.hpp"
 #include "recorded_xerbla.hpp"
 #include "reference_blas.hpp"
+#include "reference_lapack.hpp"
 
 extern "C" {
 // Switchyard's, linked.
@@ -55,13 +55,6 @@ const bool routes_forced = setenv("SWITCHYARD_ROUTE_DGEQRF", "cpu", 1) == 0 &&
                            setenv("SWITCHYARD_ROUTE_DGELS", "gpu", 1) == 0 &&
                            setenv("SWITCHYARD_ROUTE_SGELS", "gpu", 1) == 0;
 
-void* reference(const char* name) {
-  void* handle = dlopen("liblapack.so.3", RTLD_NOW | RTLD_LOCAL);
-  void* s = handle ? dlsym(handle, name) : nullptr;
-  if (!s) std::abort();
-  return s;
-}
-
 template <class T>
 struct Lapack;
 template <>
@@ -70,15 +63,9 @@ struct Lapack<double> {
   static constexpr auto ours_gemqr = dgemqr_;
   static constexpr auto ours_getsls = dgetsls_;
   static constexpr auto ours_geqrf = dgeqrf_;
-  static GeqrFn<double>* ref_geqr() {
-    return reinterpret_cast<GeqrFn<double>*>(reference("dgeqr_"));
-  }
-  static GemqrFn<double>* ref_gemqr() {
-    return reinterpret_cast<GemqrFn<double>*>(reference("dgemqr_"));
-  }
-  static GelsFn<double>* ref_getsls() {
-    return reinterpret_cast<GelsFn<double>*>(reference("dgetsls_"));
-  }
+  static GeqrFn<double>* ref_geqr() { return reference_lapack<GeqrFn<double>>("dgeqr_"); }
+  static GemqrFn<double>* ref_gemqr() { return reference_lapack<GemqrFn<double>>("dgemqr_"); }
+  static GelsFn<double>* ref_getsls() { return reference_lapack<GelsFn<double>>("dgetsls_"); }
 };
 template <>
 struct Lapack<float> {
@@ -86,31 +73,10 @@ struct Lapack<float> {
   static constexpr auto ours_gemqr = sgemqr_;
   static constexpr auto ours_getsls = sgetsls_;
   static constexpr auto ours_geqrf = sgeqrf_;
-  static GeqrFn<float>* ref_geqr() { return reinterpret_cast<GeqrFn<float>*>(reference("sgeqr_")); }
-  static GemqrFn<float>* ref_gemqr() {
-    return reinterpret_cast<GemqrFn<float>*>(reference("sgemqr_"));
-  }
-  static GelsFn<float>* ref_getsls() {
-    return reinterpret_cast<GelsFn<float>*>(reference("sgetsls_"));
-  }
+  static GeqrFn<float>* ref_geqr() { return reference_lapack<GeqrFn<float>>("sgeqr_"); }
+  static GemqrFn<float>* ref_gemqr() { return reference_lapack<GemqrFn<float>>("sgemqr_"); }
+  static GelsFn<float>* ref_getsls() { return reference_lapack<GelsFn<float>>("sgetsls_"); }
 };
-
-template <class T>
-constexpr T eps() {
-  return std::numeric_limits<T>::epsilon();
-}
-
-template <class T>
-T poison() {
-  return std::numeric_limits<T>::quiet_NaN();
-}
-
-template <class T>
-T max_abs(const std::vector<T>& v) {
-  T big = 0;
-  for (T x : v) big = std::max(big, std::abs(x));
-  return big;
-}
 
 // TSIZE and LWORK as a program sizes them: the reference's workspace query, -1 (the optimum) or
 // -2 (the minimum).

@@ -4,7 +4,6 @@
 // arguments out of range give the reference's INFO and XERBLA call, queries its WORK(1); tall
 // matrices with JOBZ = 'S' and 'N' give its singular values, and U S V^T is A with U's and V's
 // columns orthonormal, to rounding.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +14,7 @@
 #include "fallback.hpp"
 #include "recorded_xerbla.hpp"
 #include "reference_blas.hpp"
+#include "reference_lapack.hpp"
 #include "svd_checks.hpp"
 
 extern "C" {
@@ -34,10 +34,7 @@ const bool gpu_route_forced = setenv("SWITCHYARD_ROUTE_DGESDD", "gpu", 1) == 0 &
 
 template <class T>
 GesddFn<T>* reference_gesdd() {
-  void* handle = dlopen("liblapack.so.3", RTLD_NOW | RTLD_LOCAL);
-  void* s = handle ? dlsym(handle, sizeof(T) == 8 ? "dgesdd_" : "sgesdd_") : nullptr;
-  if (!s) std::abort();
-  return reinterpret_cast<GesddFn<T>*>(s);
+  return reference_lapack<GesddFn<T>>(sizeof(T) == 8 ? "dgesdd_" : "sgesdd_");
 }
 
 template <class T>

@@ -4,7 +4,6 @@
 // arguments out of range give the reference's INFO and XERBLA call, queries its WORK(1); tall
 // matrices with each JOBU and JOBVT the route takes give its singular values, with U S V^T = A
 // and U's and V's columns orthonormal to rounding, and what is not asked for left unwritten.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include "fallback.hpp"
 #include "recorded_xerbla.hpp"
 #include "reference_blas.hpp"
+#include "reference_lapack.hpp"
 #include "svd_checks.hpp"
 
 extern "C" {
@@ -36,10 +36,7 @@ const bool gpu_route_forced = setenv("SWITCHYARD_ROUTE_DGESVD", "gpu", 1) == 0 &
 
 template <class T>
 GesvdFn<T>* reference_gesvd() {
-  void* handle = dlopen("liblapack.so.3", RTLD_NOW | RTLD_LOCAL);
-  void* s = handle ? dlsym(handle, sizeof(T) == 8 ? "dgesvd_" : "sgesvd_") : nullptr;
-  if (!s) std::abort();
-  return reinterpret_cast<GesvdFn<T>*>(s);
+  return reference_lapack<GesvdFn<T>>(sizeof(T) == 8 ? "dgesvd_" : "sgesvd_");
 }
 
 template <class T>

@@ -3,7 +3,6 @@
 // reference LAPACK reached directly: QR and Q's orthogonality, each block's T against xLARFT on
 // the same V and tau, what must stay untouched, xGEMQRT against the reference's on every side
 // and transpose, argument errors and quick returns.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,6 +19,7 @@
 #include "qr/block_factors.hpp"
 #include "recorded_xerbla.hpp"
 #include "reference_blas.hpp"
+#include "reference_lapack.hpp"
 
 extern "C" {
 // Switchyard's, linked.
@@ -48,13 +48,6 @@ const bool cpu_route_forced = setenv("SWITCHYARD_ROUTE_DGEQRF", "cpu", 1) == 0 &
 using LarftFn = void(const char*, const char*, const int*, const int*, const void*, const int*,
                      const void*, void*, const int*, std::size_t, std::size_t);
 
-void* reference(const char* name) {
-  void* handle = dlopen("liblapack.so.3", RTLD_NOW | RTLD_LOCAL);
-  void* s = handle ? dlsym(handle, name) : nullptr;
-  if (!s) std::abort();
-  return s;
-}
-
 template <class T>
 struct Lapack;
 template <>
@@ -63,13 +56,9 @@ struct Lapack<double> {
   static constexpr auto ours_geqrt = dgeqrt_;
   static constexpr auto ours_gemqrt = dgemqrt_;
   static constexpr auto ours_geqrf = dgeqrf_;
-  static GemqrtFn<double>* ref_gemqrt() {
-    return reinterpret_cast<GemqrtFn<double>*>(reference("dgemqrt_"));
-  }
-  static OrmqrFn<double>* ref_ormqr() {
-    return reinterpret_cast<OrmqrFn<double>*>(reference("dormqr_"));
-  }
-  static LarftFn* ref_larft() { return reinterpret_cast<LarftFn*>(reference("dlarft_")); }
+  static GemqrtFn<double>* ref_gemqrt() { return reference_lapack<GemqrtFn<double>>("dgemqrt_"); }
+  static OrmqrFn<double>* ref_ormqr() { return reference_lapack<OrmqrFn<double>>("dormqr_"); }
+  static LarftFn* ref_larft() { return reference_lapack<LarftFn>("dlarft_"); }
 };
 template <>
 struct Lapack<float> {
@@ -77,31 +66,10 @@ struct Lapack<float> {
   static constexpr auto ours_geqrt = sgeqrt_;
   static constexpr auto ours_gemqrt = sgemqrt_;
   static constexpr auto ours_geqrf = sgeqrf_;
-  static GemqrtFn<float>* ref_gemqrt() {
-    return reinterpret_cast<GemqrtFn<float>*>(reference("sgemqrt_"));
-  }
-  static OrmqrFn<float>* ref_ormqr() {
-    return reinterpret_cast<OrmqrFn<float>*>(reference("sormqr_"));
-  }
-  static LarftFn* ref_larft() { return reinterpret_cast<LarftFn*>(reference("slarft_")); }
+  static GemqrtFn<float>* ref_gemqrt() { return reference_lapack<GemqrtFn<float>>("sgemqrt_"); }
+  static OrmqrFn<float>* ref_ormqr() { return reference_lapack<OrmqrFn<float>>("sormqr_"); }
+  static LarftFn* ref_larft() { return reference_lapack<LarftFn>("slarft_"); }
 };
-
-template <class T>
-constexpr T eps() {
-  return std::numeric_limits<T>::epsilon();
-}
-
-template <class T>
-T poison() {
-  return std::numeric_limits<T>::quiet_NaN();
-}
-
-template <class T>
-T max_abs(const std::vector<T>& v) {
-  T big = 0;
-  for (T x : v) big = std::max(big, std::abs(x));
-  return big;
-}
 
 // One factorization by our xGEQRT, its T rows past NB and WORK poisoned.
 template <class T>
@@ -366,7 +334,7 @@ TEST(Qrt, ArgumentErrors) {
 // reference's do, with the same number.
 TEST(Qrt, ArgumentChecksMatchReference) {
   using Geqrt = GeqrtFn<double>;
-  Geqrt* ref_geqrt = reinterpret_cast<Geqrt*>(reference("dgeqrt_"));
+  Geqrt* ref_geqrt = reference_lapack<Geqrt>("dgeqrt_");
   GemqrtFn<double>* ref_gemqrt = Lapack<double>::ref_gemqrt();
   std::vector<double> a(64), t(64), work(64), c(64);
   const auto outcome = [&](auto&& call) {
