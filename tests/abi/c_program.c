@@ -1,7 +1,10 @@
 /* c_program: a C99 program linked against Switchyard that calls
  * cblas_sgemm/cblas_dgemm and LAPACKE_sgeqrf/LAPACKE_dgeqrf (and _work)
  * through the standard <cblas.h> and <lapacke.h>, in both layouts, and
- * checks every result against its own loops.
+ * checks every result against its own loops; and the LAPACKE forms of the
+ * drivers Switchyard exports in Fortran only (dgels, dgetsls, dgesvd,
+ * dgesdd, dgeqr with dgemqr), which reach its Fortran entries through
+ * liblapacke.
  *
  * Matrices are held in double; the single-precision calls run on float
  * copies, so one checker serves both precisions. Prints one PASS or FAIL
@@ -321,6 +324,58 @@ static void check_geqrf_errors(void) {
          "LAPACKE_dgeqrf_work RowMajor lda < n: returns -5");
 }
 
+/* Least squares and the SVD through liblapacke's forms of the drivers, on
+ * an m x n A of known solution x (b = A x) in both layouts: each solution
+ * is x, dgesvd's singular values are dgesdd's, and Q^T b by dgeqr and
+ * dgemqr has the norm of b. */
+static void check_drivers(int layout) {
+  enum { m = 60, n = 5 };
+  const int lda = layout == LAPACK_ROW_MAJOR ? n : m, ldb = layout == LAPACK_ROW_MAJOR ? 1 : m;
+  const char* layout_name = layout == LAPACK_ROW_MAJOR ? "RowMajor" : "ColMajor";
+  double a0[m * n], a[m * n], b0[m], b[m], s[n], s_dd[n], u[m * n], vt[n * n];
+  double t[64 * n] = {0}; /* LAPACKE_dgemqr checks all of T for NaN, what dgeqr writes or not */
+  double superb[n], x[n], norm_b = 0, norm_qb = 0;
+  char what[120];
+  for (int j = 0; j < n; ++j) x[j] = 1 + j;
+  for (int i = 0; i < m; ++i) {
+    b0[i] = 0;
+    for (int j = 0; j < n; ++j) {
+      a0[at(layout, i, j, lda)] = entry(i, j);
+      b0[i] += entry(i, j) * x[j];
+    }
+    norm_b += b0[i] * b0[i];
+  }
+  for (int driver = 0; driver < 2; ++driver) {
+    memcpy(a, a0, sizeof a);
+    memcpy(b, b0, sizeof b);
+    const int info = driver == 0 ? LAPACKE_dgels(layout, 'N', m, n, 1, a, lda, b, ldb)
+                                 : LAPACKE_dgetsls(layout, 'N', m, n, 1, a, lda, b, ldb);
+    int ok = info == 0;
+    for (int j = 0; j < n; ++j) ok = ok && fabs(b[j] - x[j]) <= 1e-10 * n;
+    snprintf(what, sizeof what, "LAPACKE_%s %s %dx%d: the exact solution",
+             driver == 0 ? "dgels" : "dgetsls", layout_name, m, n);
+    report(ok, what);
+  }
+  memcpy(a, a0, sizeof a);
+  int ok = LAPACKE_dgesvd(layout, 'S', 'S', m, n, a, lda, s, u, lda, vt, n, superb) == 0;
+  memcpy(a, a0, sizeof a);
+  ok = ok && LAPACKE_dgesdd(layout, 'N', m, n, a, lda, s_dd, u, lda, vt, n) == 0;
+  for (int j = 0; j < n; ++j) ok = ok && fabs(s[j] - s_dd[j]) <= 1e-12 * s[0];
+  snprintf(what, sizeof what, "LAPACKE_dgesvd %s %dx%d: dgesdd's singular values", layout_name, m,
+           n);
+  report(ok, what);
+  memcpy(a, a0, sizeof a);
+  memcpy(b, b0, sizeof b);
+  ok = LAPACKE_dgeqr(layout, m, n, a, lda, t, (int)(sizeof t / sizeof *t)) == 0 &&
+       LAPACKE_dgemqr(layout, 'L', 'T', m, 1, n, a, lda, t, (int)(sizeof t / sizeof *t), b, ldb) ==
+           0;
+  for (int i = 0; i < m; ++i) norm_qb += b[i] * b[i];
+  ok = ok && fabs(norm_qb - norm_b) <= 1e-12 * norm_b;
+  snprintf(what, sizeof what, "LAPACKE_dgeqr, LAPACKE_dgemqr %s %dx%d: |Q^T b| = |b|", layout_name,
+           m, n);
+  report(ok, what);
+}
+
 int main(void) {
   check_all_gemm();
   for (int p = prec_single; p <= prec_double; ++p) {
@@ -331,6 +386,8 @@ int main(void) {
      through Switchyard nested under the dgeqrf. */
   check_geqrf(prec_double, 300, 200);
   check_geqrf_errors();
+  check_drivers(LAPACK_COL_MAJOR);
+  check_drivers(LAPACK_ROW_MAJOR);
   if (failures) {
     printf("FAIL: %d checks failed\n", failures);
     return 1;
