@@ -63,7 +63,9 @@ Outcome<T> run(GesddFn<T>* gesdd, const Problem& p, std::vector<T> a) {
   Outcome<T> o;
   const std::size_t k = std::size_t(std::max(1, std::min(p.m, p.n)));
   o.s.assign(k, std::numeric_limits<T>::quiet_NaN());
-  o.u.assign(std::size_t(std::max(1, p.ldu)) * std::max(p.m, 1),
+  // U has M columns for JOBZ = 'A' (and 'O' on a wide A), min(M, N) for 'S'.
+  const int u_columns = p.jobz == 'A' || p.jobz == 'O' ? p.m : std::min(p.m, p.n);
+  o.u.assign(std::size_t(std::max(1, p.ldu)) * std::max(u_columns, 1),
              std::numeric_limits<T>::quiet_NaN());
   o.vt.assign(std::size_t(std::max(1, p.ldvt)) * std::max(p.n, 1),
               std::numeric_limits<T>::quiet_NaN());

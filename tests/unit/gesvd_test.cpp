@@ -66,7 +66,9 @@ Outcome<T> run(GesvdFn<T>* gesvd, const Problem& p, std::vector<T> a) {
   const T nan = std::numeric_limits<T>::quiet_NaN();
   Outcome<T> o;
   o.s.assign(std::size_t(std::max(1, std::min(p.m, p.n))), nan);
-  o.u.assign(std::size_t(std::max(1, p.ldu)) * std::max(p.m, 1), nan);
+  // U has M columns for JOBU = 'A', min(M, N) for 'S'.
+  const int u_columns = p.jobu == 'A' ? p.m : std::min(p.m, p.n);
+  o.u.assign(std::size_t(std::max(1, p.ldu)) * std::max(u_columns, 1), nan);
   o.vt.assign(std::size_t(std::max(1, p.ldvt)) * std::max(p.n, 1), nan);
   o.work.assign(std::size_t(std::max(1, p.lwork)), nan);
   handled = {};
