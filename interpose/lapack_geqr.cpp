@@ -160,9 +160,13 @@ void gemqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T* a, Int<
   // Reference xGEMQR's choice between xGEMQRT and xLAMTSQR: T in one block column.
   const bool compact_wy =
       (left && m <= k) || (!left && n <= k) || mb <= k || mb >= std::max<std::int64_t>({m, n, k});
-  const char* quick = lwork == -1 ? "workspace query"
-                      : !compact_wy || nb < 1
-                          ? "no route takes T in xLATSQR's blocks: the fallback's xGEMQR"
+  // An NB that xGEMQRT would refuse (T not written by an xGEQR of these reflectors) is left to
+  // the fallback too, whose xGEMQRT reports it.
+  const bool block_size_valid = nb >= 1 && (nb <= k || k == 0);
+  const char* quick = lwork == -1   ? "workspace query"
+                      : !compact_wy ? "no route takes T in xLATSQR's blocks: the fallback's xGEMQR"
+                      : !block_size_valid
+                          ? "no route takes an NB that xGEMQRT refuses: the fallback's xGEMQR"
                           : compact_wy_apply_quick_return(m, n, k);
   if (apply_compact_wy<C>(s, tr, m, n, k, Int<C>(nb), a, lda, t + 5, Int<C>(nb), c, ldc, work,
                           lwork, info, quick, run_next)) {

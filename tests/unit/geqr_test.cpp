@@ -281,9 +281,10 @@ TEST(Getsls, SingularR) {
 // Over grids of small arguments, valid and not, ours call XERBLA exactly when the reference's
 // do, with the same number, and answer workspace queries with the same sizes.
 TEST(Geqr, ArgumentChecksMatchReference) {
-  const auto outcome = [](auto&& call) {
+  // T as an xGEQR leaves it for a 2-row A (MB = 2) with block size NB, before its block factors.
+  const auto outcome = [](auto&& call, double nb = 1) {
     std::vector<double> a = random_matrix<double>(64, 1), t(64, 0.0), work(64, 0.0);
-    t[1] = 2, t[2] = 1;  // a T as xGEQR leaves it for 2 x 1 (MB, NB) before its block factors
+    t[1] = 2, t[2] = nb;
     handled = {};
     int info = 0;
     call(a.data(), t.data(), work.data(), &info);
@@ -318,18 +319,20 @@ TEST(Geqr, ArgumentChecksMatchReference) {
               for (int tsize : {4, 5}) {
                 for (int ldc : {0, 2}) {
                   for (int lwork : {-1, 0, 1, 8}) {
-                    const auto args = [&](GemqrFn<double>* gemqr) {
-                      return [&, gemqr](double* a, double* t, double* work, int* info) {
-                        std::vector<double> c(64, 1.0);
-                        gemqr(&side, &trans, &m, &n, &k, a, &lda, t, &tsize, c.data(), &ldc, work,
-                              &lwork, info, 1, 1);
+                    for (double nb : {1.0, 3.0}) {  // 3: more than K, which xGEMQRT refuses
+                      const auto args = [&](GemqrFn<double>* gemqr) {
+                        return [&, gemqr](double* a, double* t, double* work, int* info) {
+                          std::vector<double> c(64, 1.0);
+                          gemqr(&side, &trans, &m, &n, &k, a, &lda, t, &tsize, c.data(), &ldc, work,
+                                &lwork, info, 1, 1);
+                        };
                       };
-                    };
-                    ASSERT_EQ(outcome(args(ours_gemqr<double>)),
-                              outcome(args(Lapack<double>::ref_gemqr())))
-                        << side << trans << " " << m << " " << n << " " << k << " " << lda << " "
-                        << tsize << " " << ldc << " " << lwork;
-                    ++cases;
+                      ASSERT_EQ(outcome(args(ours_gemqr<double>), nb),
+                                outcome(args(Lapack<double>::ref_gemqr()), nb))
+                          << side << trans << " " << m << " " << n << " " << k << " " << lda << " "
+                          << tsize << " " << ldc << " " << lwork << " NB " << nb;
+                      ++cases;
+                    }
                   }
                 }
               }
