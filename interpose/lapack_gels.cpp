@@ -1,5 +1,5 @@
 // The checked xGELS of the Fortran entry points, in every convention: least squares by QR,
-// routed for tall-skinny A with TRANS = 'N' to the GPU, whole (qr/gpu_gels.hpp: A and B go to the
+// routed for tall-skinny A with TRANS = 'N' to the GPU, whole (qr/gpu/gels.cpp: A and B go to the
 // device once); every other call goes to the fallback's own xGELS, whose xGEQRF and xORMQR
 // calls are then routed one by one.
 #include <algorithm>

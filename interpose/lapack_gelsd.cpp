@@ -1,5 +1,5 @@
 // The xGELSD of the Fortran entry points, in every convention: minimum-norm least squares by the
-// SVD (NumPy's lstsq), routed for tall-skinny A to the GPU (qr/gpu_gelsd_route.cpp: A's QR and
+// SVD (NumPy's lstsq), routed for tall-skinny A to the GPU (qr/gpu/gelsd.cpp: A's QR and
 // Q^T B on the device, the fallback's xGELSD of the n x n R on the host); every other call goes
 // to the fallback's own xGELSD. Its LWORK bound depends on ILAENV's block sizes, so the
 // fallback checks the arguments: a call with an argument out of range, or less workspace than

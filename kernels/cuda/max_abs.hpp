@@ -1,5 +1,5 @@
 // The largest magnitude of a matrix's elements, xLANGE's 'M' norm, on a CUDA device: what
-// xGELS compares with its scaling thresholds before it factors (src/qr/gpu_gels.cpp).
+// xGELS compares with its scaling thresholds before it factors (src/qr/gpu/gels.cpp, svd_on_r.cpp).
 #pragma once
 
 #include <cuda_runtime_api.h>

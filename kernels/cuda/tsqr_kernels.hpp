@@ -1,4 +1,4 @@
-// The device operations of the GPU TSQR (src/tsqr/gpu_tsqr.cpp drives them).
+// The device operations of the GPU TSQR (src/qr/gpu/tsqr_tree.cpp drives them).
 //
 // A matrix is cut into row blocks of kTsqrBlockRows rows; the last one may be short and is
 // padded with zero rows inside the kernels. Every operation handles n <= kTsqrMaxColumns

@@ -1,6 +1,6 @@
 // The device operations that apply Q = H(0) ... H(k-1) = I - V T V^T, given as xGEQRF leaves
 // it (V strictly below the diagonal of an m x k matrix, implicit unit diagonal, tau), to a
-// tall matrix in one compact-WY block: the GPU xORGQR and xORMQR (src/qr/gpu_apply_q.cpp).
+// tall matrix in one compact-WY block: the GPU xORGQR and xORMQR (src/qr/gpu/wy_block.cpp drives them).
 //
 // All of them read V through the same mask: V(i, j) is 0 above the diagonal, 1 on it and
 // a(i, j) below it, whatever the upper triangle of a holds (R, for xGEQRF's output).

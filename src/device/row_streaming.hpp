@@ -11,7 +11,6 @@
 #include <cstring>
 #include <exception>
 #include <future>
-#include <optional>
 #include <vector>
 
 #include "device/cuda_runtime.hpp"
@@ -135,41 +134,5 @@ void write_back_rows(const T* device, long long m, int n, T* a, long long lda,
     std::abort();
   }
 }
-
-// A matrix the device works on as a whole: the caller's where it is device accessible, else a
-// copy (leading dimension m) uploaded from it through `staging`, which is set up on first use.
-template <class T>
-class OnDevice {
- public:
-  OnDevice(T* host_or_device, long long ld, long long m, int n, const Stream& stream,
-           std::optional<Staging>& staging)
-      : caller_(host_or_device), caller_ld_(ld), m_(m), n_(n), stream_(stream.get()) {
-    if (device_accessible(host_or_device)) return;
-    copy_.emplace(sizeof(T) * std::size_t(m) * std::size_t(n), stream_);
-    status_ = copy_->status();
-    if (status_ != cudaSuccess) return;
-    if (!staging) staging.emplace();
-    staging_ = &*staging;
-    status_ = upload_rows(caller_, ld, m, n, get(), *staging_, chunks(), stream_,
-                          [](long long, long long) { return cudaSuccess; });
-  }
-  cudaError_t status() const { return status_; }
-  T* get() const { return copy_ ? static_cast<T*>(copy_->get()) : caller_; }
-  long long ld() const { return copy_ ? m_ : caller_ld_; }
-  // After the device work succeeded: the copy's rows back to the caller (write_back_rows).
-  void write_back() const {
-    if (copy_) write_back_rows(get(), m_, n_, caller_, caller_ld_, *staging_, chunks(), stream_);
-  }
-
- private:
-  RowChunks chunks() const { return row_chunks(m_, sizeof(T) * n_, 1); }
-  T* caller_;
-  long long caller_ld_, m_;
-  int n_;
-  cudaStream_t stream_;
-  std::optional<DeviceBuffer> copy_;
-  Staging* staging_ = nullptr;
-  cudaError_t status_ = cudaSuccess;
-};
 
 }  // namespace switchyard::cuda

@@ -1,7 +1,7 @@
 #pragma once
 
 // The pivoted QR of a TSQR's R, between the reduction and the reconstruction (cpu_tsqr.hpp's
-// factor_pivoted_cpu, gpu_tsqr.hpp's factor_pivoted_gpu): the table's xGEQP3 on the n x n R,
+// factor_pivoted_cpu, qr/gpu/geqp3.cpp): the table's xGEQP3 on the n x n R,
 // then its xORGQR for the small factorization's Q. Its workspace is taken before A is touched,
 // so that once the leaves have run nothing can fail.
 

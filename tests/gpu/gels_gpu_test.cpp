@@ -19,7 +19,7 @@
 
 #include "device/cuda_runtime.hpp"
 #include "fallback.hpp"
-#include "qr/gpu_gels.hpp"
+#include "qr/gpu/least_squares.hpp"
 #include "tsqr_checks.hpp"
 
 namespace switchyard::qr {
@@ -73,7 +73,7 @@ class Managed {
 
 template <class T>
 struct Solved {
-  GelsOutcome outcome;
+  gpu::Outcome outcome;
   std::vector<T> a, b, tau;
   int info = -1;
 };
@@ -81,26 +81,26 @@ struct Solved {
 // Ours on copies of a (ld m + 1) and b (ld m + 2) in `memory`; tau poisoned with NaN.
 template <class T>
 Solved<T> ours(const Matrix<T>& a, const Matrix<T>& b, Memory memory) {
-  Solved<T> s{GelsOutcome::kFailed, a.data, b.data,
+  Solved<T> s{gpu::Outcome::kFailed, a.data, b.data,
               std::vector<T>(std::size_t(a.n), std::numeric_limits<T>::quiet_NaN())};
   std::string error;
   if (memory == Memory::kHost) {
-    s.outcome = solve_least_squares_gpu(a.m, a.n, b.n, s.a.data(), a.ld, s.b.data(), b.ld,
-                                        s.tau.data(), reference_trtrs<T>(), &s.info, error);
+    s.outcome = gpu::gels_gpu(a.m, a.n, b.n, s.a.data(), a.ld, s.b.data(), b.ld, s.tau.data(),
+                              reference_trtrs<T>(), &s.info, error);
   } else {
     Managed<T> ma(a.data), mb(b.data);
-    s.outcome = solve_least_squares_gpu(a.m, a.n, b.n, ma.get(), a.ld, mb.get(), b.ld, s.tau.data(),
-                                        reference_trtrs<T>(), &s.info, error);
+    s.outcome = gpu::gels_gpu(a.m, a.n, b.n, ma.get(), a.ld, mb.get(), b.ld, s.tau.data(),
+                              reference_trtrs<T>(), &s.info, error);
     s.a = ma.to_host();
     s.b = mb.to_host();
   }
-  EXPECT_NE(s.outcome, GelsOutcome::kFailed) << error;
+  EXPECT_NE(s.outcome, gpu::Outcome::kFailed) << error;
   return s;
 }
 
 template <class T>
 Solved<T> reference(const Matrix<T>& a, const Matrix<T>& b) {
-  Solved<T> s{GelsOutcome::kSolved, a.data, b.data, {}};
+  Solved<T> s{gpu::Outcome::kSolved, a.data, b.data, {}};
   const int lwork = 64 * (a.n + b.n) + a.n;
   std::vector<T> work(static_cast<std::size_t>(lwork));
   reference_gels<T>()("N", &a.m, &a.n, &b.n, s.a.data(), &a.ld, s.b.data(), &b.ld, work.data(),
@@ -149,7 +149,7 @@ void check(const Matrix<double>& input, int nrhs, Memory memory, unsigned seed,
   const Matrix<T> b = convert<T>(gaussian(input.m, nrhs, seed), input.m + 2);
   const Solved<T> got = ours(a, b, memory);
   const Solved<T> want = reference(a, b);
-  ASSERT_EQ(got.outcome, GelsOutcome::kSolved);
+  ASSERT_EQ(got.outcome, gpu::Outcome::kSolved);
   ASSERT_EQ(got.info, want.info);
   // Rows past m are left alone.
   for (int j = 0; j < a.n; ++j) EXPECT_EQ(got.a[a.m + std::size_t(j) * a.ld], a(a.m, j));
@@ -227,9 +227,9 @@ TYPED_TEST(GelsGpu, ProblemsToScaleAreLeftToTheFallback) {
     std::vector<T> tau(8, T(-3));
     int info = -7;
     std::string error;
-    EXPECT_EQ(solve_least_squares_gpu(sa.m, sa.n, sb.n, sa.ptr(), sa.ld, sb.ptr(), sb.ld,
-                                      tau.data(), reference_trtrs<T>(), &info, error),
-              GelsOutcome::kNeedsScaling);
+    EXPECT_EQ(gpu::gels_gpu(sa.m, sa.n, sb.n, sa.ptr(), sa.ld, sb.ptr(), sb.ld, tau.data(),
+                            reference_trtrs<T>(), &info, error),
+              gpu::Outcome::kNeedsScaling);
     EXPECT_EQ(sa.data, before_a.data);
     EXPECT_EQ(sb.data, before_b.data);
     EXPECT_EQ(info, -7);

@@ -1,7 +1,7 @@
-// The GPU xORGQR and xORMQR, in one compact-WY block and in several, against reference LAPACK, on reflectors from the reference
-// xGEQRF: the same Q, the same Q C and Q^T C up to rounding, with LAPACK's LIN measures on
-// the formed Q; from host memory (streamed) and from device memory (in place), with rows past
-// m poisoned and checked untouched. Skipped where there is no CUDA device.
+// The GPU xORGQR and xORMQR, in one compact-WY block and in several, against reference LAPACK, on
+// reflectors from the reference xGEQRF: the same Q, the same Q C and Q^T C up to rounding, with
+// LAPACK's LIN measures on the formed Q; from host memory (streamed) and from device memory (in
+// place), with rows past m poisoned and checked untouched. Skipped where there is no CUDA device.
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "device/cuda_runtime.hpp"
-#include "qr/gpu_wide_q.hpp"
+#include "qr/gpu/drivers.hpp"
 #include "tsqr_checks.hpp"
 
 namespace switchyard::qr {
@@ -165,7 +165,7 @@ TYPED_TEST(QrApplyGpu, FormQMatchesReferenceOrgqr) {
       }
       Placed<T> placed(f.v, where);
       std::string error;
-      ASSERT_TRUE(orgqr_gpu(m, n, c.k, placed.get(), f.v.ld, f.tau.data(), error)) << error;
+      ASSERT_TRUE(gpu::orgqr_gpu(m, n, c.k, placed.get(), f.v.ld, f.tau.data(), error)) << error;
       const Matrix<T> q = placed.result();
       EXPECT_LE(max_difference(q, expected), 32.0 * c.k * eps);
       const double orthogonality = double(one_norm(identity_minus_qtq(q)) / m / eps);
@@ -188,10 +188,10 @@ TYPED_TEST(QrApplyGpu, ApplyQMatchesReferenceOrmqr) {
   struct Shape {
     int m, k, nc;
   };
-  for (const Shape& s : {Shape{70000, 64, 1}, Shape{70000, 64, 64}, Shape{30000, 10, 5},
-                         Shape{2055, 33, 17}, Shape{64, 64, 3}, Shape{40000, 128, 3},
-                         Shape{30000, 200, 100}, Shape{20000, 70, 130}, Shape{20000, 30, 150},
-                         Shape{256, 256, 5}, Shape{2055, 130, 70}}) {
+  for (const Shape& s :
+       {Shape{70000, 64, 1}, Shape{70000, 64, 64}, Shape{30000, 10, 5}, Shape{2055, 33, 17},
+        Shape{64, 64, 3}, Shape{40000, 128, 3}, Shape{30000, 200, 100}, Shape{20000, 70, 130},
+        Shape{20000, 30, 150}, Shape{256, 256, 5}, Shape{2055, 130, 70}}) {
     const Factored<T> f = factored<T>(gaussian(s.m, s.k, unsigned(s.m + s.k)), 2);
     const Matrix<T> c = convert<T>(gaussian(s.m, s.nc, 99), s.m + 5);
     for (char trans : {'N', 'T'}) {
@@ -215,8 +215,8 @@ TYPED_TEST(QrApplyGpu, ApplyQMatchesReferenceOrmqr) {
           Placed<T> v(f.v, v_where);
           Placed<T> placed_c(c, c_where);
           std::string error;
-          ASSERT_TRUE(ormqr_gpu(trans == 'T', s.m, s.nc, s.k, v.get(), f.v.ld, f.tau.data(),
-                                  placed_c.get(), c.ld, error))
+          ASSERT_TRUE(gpu::ormqr_gpu(trans == 'T', s.m, s.nc, s.k, v.get(), f.v.ld, f.tau.data(),
+                                     placed_c.get(), c.ld, error))
               << error;
           const double ratio = ratio_to_c(placed_c.result(), expected, c);
           EXPECT_LT(ratio, 30.0);

@@ -15,7 +15,7 @@
 
 #include "device/cuda_runtime.hpp"
 #include "device/probe.hpp"
-#include "tsqr/gpu_tsqr.hpp"
+#include "qr/gpu/drivers.hpp"
 #include "tsqr_checks.hpp"
 #include "tsqr_kernels.hpp"
 
@@ -29,9 +29,9 @@ using namespace checks;
 
 constexpr int kBlockRows = kernels::kTsqrBlockRows;
 
-#define SKIP_WITHOUT_CUDA()                                                   \
-  do {                                                                        \
-    if (const char* why = cuda::unavailable()) GTEST_SKIP() << why;           \
+#define SKIP_WITHOUT_CUDA()                                         \
+  do {                                                              \
+    if (const char* why = cuda::unavailable()) GTEST_SKIP() << why; \
   } while (0)
 
 // Device memory holding a copy of host data.
@@ -39,8 +39,11 @@ template <class T>
 class DeviceArray {
  public:
   explicit DeviceArray(const std::vector<T>& host) : size_(host.size()) {
-    EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&data_), sizeof(T) * std::max<std::size_t>(1, size_)), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(data_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_EQ(
+        cudaMalloc(reinterpret_cast<void**>(&data_), sizeof(T) * std::max<std::size_t>(1, size_)),
+        cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(data_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice),
+              cudaSuccess);
   }
   explicit DeviceArray(std::size_t size, T fill = std::numeric_limits<T>::quiet_NaN())
       : DeviceArray(std::vector<T>(size, fill)) {}
@@ -50,7 +53,8 @@ class DeviceArray {
   T* get() const { return data_; }
   std::vector<T> to_host() const {
     std::vector<T> host(size_);
-    EXPECT_EQ(cudaMemcpy(host.data(), data_, sizeof(T) * size_, cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(host.data(), data_, sizeof(T) * size_, cudaMemcpyDeviceToHost),
+              cudaSuccess);
     return host;
   }
 
@@ -166,8 +170,9 @@ TYPED_TEST(TsqrGpuKernels, ReconstructIsLuOfQ1MinusS) {
   for (int n : {1, 9, 64}) {
     const Matrix<T> q1 = convert<T>(orthonormal_columns(n, n, unsigned(n)), n);
     DeviceArray<T> q(q1.data), lu(std::size_t(n) * n), s(n), u_inverse(std::size_t(n) * n);
-    ASSERT_EQ(kernels::tsqr_reconstruct<T>(n, q.get(), n, lu.get(), s.get(), u_inverse.get(), nullptr),
-              cudaSuccess);
+    ASSERT_EQ(
+        kernels::tsqr_reconstruct<T>(n, q.get(), n, lu.get(), s.get(), u_inverse.get(), nullptr),
+        cudaSuccess);
     Matrix<double> f = convert<double>(q1, n);
     std::vector<double> signs(n);
     for (int j = 0; j < n; ++j) {
@@ -208,11 +213,12 @@ Factored<T> factor(const Matrix<double>& input, Residence where) {
   for (int j = 0; j < a.n; ++j) std::fill(&a(0, j) + a.m, &a(0, j) + a.ld, kPadding);
   std::string error;
   if (where == Residence::kHost) {
-    EXPECT_TRUE(factor_gpu(a.m, a.n, a.ptr(), a.ld, out.tau.data(), error)) << error;
+    EXPECT_TRUE(qr::gpu::geqrf_gpu(a.m, a.n, a.ptr(), a.ld, out.tau.data(), error)) << error;
   } else {
     DeviceArray<T> device_a(a.data), device_tau(out.tau);
     EXPECT_TRUE(cuda::device_accessible(device_a.get()));
-    EXPECT_TRUE(factor_gpu(a.m, a.n, device_a.get(), a.ld, device_tau.get(), error)) << error;
+    EXPECT_TRUE(qr::gpu::geqrf_gpu(a.m, a.n, device_a.get(), a.ld, device_tau.get(), error))
+        << error;
     a.data = device_a.to_host();
     out.tau = device_tau.to_host();
   }
@@ -231,8 +237,8 @@ void check(const Matrix<double>& input, CompareToGeqrf compare) {
   SCOPED_TRACE(::testing::Message() << input.m << " x " << input.n);
   const Factored<T> host = factor<T>(input, Residence::kHost);
   const Factored<T> device = factor<T>(input, Residence::kDevice);
-  EXPECT_TRUE(host.a.data == device.a.data && std::memcmp(host.tau.data(), device.tau.data(),
-                                                          sizeof(T) * host.tau.size()) == 0);
+  EXPECT_TRUE(host.a.data == device.a.data &&
+              std::memcmp(host.tau.data(), device.tau.data(), sizeof(T) * host.tau.size()) == 0);
   const Matrix<T> a = convert<T>(input, input.m);
   const Factored<T> packed{convert<T>(host.a, host.a.m), host.tau};
   expect_lapack_contract(a, packed);
@@ -331,16 +337,16 @@ TYPED_TEST(TsqrGpu, NonFiniteInputPropagates) {
   };
   for (double bad :
        {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
-    for (const Place place : {Place{8, 0, 2}, Place{8, 3, 2}, Place{8, 77777, 2},
-                              Place{100, 0, 2}, Place{100, 77777, 70}}) {
+    for (const Place place : {Place{8, 0, 2}, Place{8, 3, 2}, Place{8, 77777, 2}, Place{100, 0, 2},
+                              Place{100, 77777, 70}}) {
       Matrix<double> input = gaussian(100000, place.n, 15);
       input(place.row, place.column) = bad;
       const Factored<T> f = factor<T>(input, Residence::kHost);
       const bool any_nan =
           std::any_of(f.a.data.begin(), f.a.data.end(), [](T x) { return std::isnan(x); }) ||
           std::any_of(f.tau.begin(), f.tau.end(), [](T x) { return std::isnan(x); });
-      EXPECT_TRUE(any_nan) << "bad value " << bad << " at (" << place.row << ", "
-                           << place.column << ") of n = " << place.n;
+      EXPECT_TRUE(any_nan) << "bad value " << bad << " at (" << place.row << ", " << place.column
+                           << ") of n = " << place.n;
     }
   }
 }
@@ -361,11 +367,11 @@ TYPED_TEST(TsqrGpu, WaitsForTheProgramsDefaultStream) {
   DeviceArray<T> device_a(a.data.size()), device_tau(std::size_t(a.n));
   const auto hold_back = [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(300)); };
   ASSERT_EQ(cudaLaunchHostFunc(cudaStreamLegacy, hold_back, nullptr), cudaSuccess);
-  ASSERT_EQ(cudaMemcpyAsync(device_a.get(), pinned, bytes, cudaMemcpyHostToDevice,
-                            cudaStreamLegacy),
-            cudaSuccess);
+  ASSERT_EQ(
+      cudaMemcpyAsync(device_a.get(), pinned, bytes, cudaMemcpyHostToDevice, cudaStreamLegacy),
+      cudaSuccess);
   std::string error;
-  ASSERT_TRUE(factor_gpu(a.m, a.n, device_a.get(), a.m, device_tau.get(), error)) << error;
+  ASSERT_TRUE(qr::gpu::geqrf_gpu(a.m, a.n, device_a.get(), a.m, device_tau.get(), error)) << error;
   const Factored<T> expected = factor<T>(input, Residence::kHost);
   const std::vector<T> v = device_a.to_host(), tau = device_tau.to_host();
   for (int j = 0; j < a.n; ++j) {
@@ -380,10 +386,10 @@ TYPED_TEST(TsqrGpu, RefusesWithoutTouchingA) {
   std::vector<T> a(100 * 80, T(3)), tau(257, T(-7));
   std::string error;
   std::vector<T> wide(300 * 257, T(3));
-  EXPECT_FALSE(factor_gpu<T>(300, 257, wide.data(), 300, tau.data(), error));
+  EXPECT_FALSE(qr::gpu::geqrf_gpu<T>(300, 257, wide.data(), 300, tau.data(), error));
   EXPECT_EQ(wide, std::vector<T>(300 * 257, T(3)));
-  EXPECT_FALSE(factor_gpu<T>(3, 4, a.data(), 100, tau.data(), error));
-  EXPECT_FALSE(factor_gpu<T>(100, 4, a.data(), 99, tau.data(), error));
+  EXPECT_FALSE(qr::gpu::geqrf_gpu<T>(3, 4, a.data(), 100, tau.data(), error));
+  EXPECT_FALSE(qr::gpu::geqrf_gpu<T>(100, 4, a.data(), 99, tau.data(), error));
   EXPECT_EQ(a, std::vector<T>(100 * 80, T(3)));
   EXPECT_EQ(tau, std::vector<T>(257, T(-7)));
 }

@@ -1,4 +1,4 @@
-// The GPU pivoted TSQR (switchyard::tsqr::factor_pivoted_gpu) against reference LAPACK's
+// The GPU pivoted TSQR (switchyard::qr::gpu::geqp3_gpu) against reference LAPACK's
 // xGEQP3, judged as the CPU one is (tests/unit/pivoted_checks.hpp), from pageable host memory
 // (streamed) and from managed memory (in place), at widths up to the route's 64 columns (one
 // TSQR past the 32 columns where the unpivoted QR turns to panels) and with enough rows for
@@ -15,7 +15,7 @@
 
 #include "device/cuda_runtime.hpp"
 #include "pivoted_checks.hpp"
-#include "tsqr/gpu_tsqr.hpp"
+#include "qr/gpu/drivers.hpp"
 
 namespace switchyard::tsqr {
 namespace {
@@ -49,7 +49,7 @@ Pivoted<T> ours(const Matrix<double>& input, std::vector<int> jpvt, Memory memor
     where = managed;
   }
   std::string error;
-  EXPECT_TRUE(factor_pivoted_gpu(a.m, a.n, where, a.ld, jpvt.data(), tau.data(),
+  EXPECT_TRUE(qr::gpu::geqp3_gpu(a.m, a.n, where, a.ld, jpvt.data(), tau.data(),
                                  Reference<T>::table(), &work1, error))
       << error;
   if (managed) {
@@ -110,12 +110,12 @@ TYPED_TEST(TsqrPivotedGpu, RankDeficient) {
 
 TYPED_TEST(TsqrPivotedGpu, DeclinesPastOneTsqrAndLeavesJpvt) {
   using T = TypeParam;
-  Matrix<T> a = convert<T>(gaussian(1000, kGpuMaxPivotedColumns + 1, 11), 1000);
+  Matrix<T> a = convert<T>(gaussian(1000, qr::gpu::kMaxPivotedColumns + 1, 11), 1000);
   std::vector<int> jpvt(std::size_t(a.n), 3);
   std::vector<T> tau(std::size_t(a.n), T(-7));
   T work1 = T(-7);
   std::string error;
-  EXPECT_FALSE(factor_pivoted_gpu(a.m, a.n, a.ptr(), a.ld, jpvt.data(), tau.data(),
+  EXPECT_FALSE(qr::gpu::geqp3_gpu(a.m, a.n, a.ptr(), a.ld, jpvt.data(), tau.data(),
                                   Reference<T>::table(), &work1, error));
   EXPECT_EQ(error, "invalid arguments");
   EXPECT_EQ(jpvt, std::vector<int>(std::size_t(a.n), 3));

@@ -27,7 +27,7 @@
 #include "bandwidth.hpp"
 #include "bench_util.hpp"
 #include "device_fill.hpp"
-#include "tsqr/gpu_tsqr.hpp"
+#include "qr/gpu/blocked_qr.hpp"
 
 extern "C" {
 void sgeqrf_(const int*, const int*, float*, const int*, float*, float*, const int*, int*);
@@ -184,7 +184,7 @@ void device_resident(const Options& o, const Bandwidths& bw, cusolverDnHandle_t 
 
       double ours = -1;
       std::vector<double> our_r;
-      if (n <= tsqr::kGpuMaxColumns) {
+      if (n <= qr::gpu::kMaxColumns) {
         std::vector<T> host_work(static_cast<std::size_t>(n));  // LWORK >= N, as xGEQRF requires
         const int host_lwork = n;
         int host_info = 0;

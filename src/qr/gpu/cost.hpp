@@ -12,7 +12,7 @@
 #include "calibration.hpp"
 #include "routine.hpp"
 
-namespace switchyard::qr {
+namespace switchyard::qr::gpu {
 
 inline constexpr double kStreamedBytesPerSecond = 37e9;
 inline constexpr double kCallSeconds = 1e-3;
@@ -51,4 +51,4 @@ double least_squares_seconds(const Shape& s, const HostFigures& /*figures*/) {
   return moved_and_computed_seconds<T>(R, s, 2.0 * sizeof(T) * double(s.m) * double(s.n + s.k));
 }
 
-}  // namespace switchyard::qr
+}  // namespace switchyard::qr::gpu

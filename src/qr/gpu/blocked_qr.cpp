@@ -1,24 +1,24 @@
-#include "tsqr/gpu_panels.hpp"
+#include "qr/gpu/blocked_qr.hpp"
 
 #include <algorithm>
 
-#include "qr/gpu_wide_q.hpp"
-#include "tsqr/gpu_tsqr.hpp"
+#include "qr/gpu/tsqr_tree.hpp"
+#include "qr/gpu/wy_block.hpp"
 
-namespace switchyard::tsqr {
+namespace switchyard::qr::gpu {
 namespace {
 
-constexpr int kGroupColumns = qr::kGpuMaxReflectors;
+constexpr int kGroupColumns = kWyMaxReflectors;
 
 // Applies Q^T of the k reflectors in column `first` of A (rows first..m) to the columns
 // [begin, end).
 template <class T>
-cudaError_t update(int m, int first, int k, int begin, int end, T* a, long long lda,
-                   const T* tau, cudaStream_t stream) {
+cudaError_t update(int m, int first, int k, int begin, int end, T* a, long long lda, const T* tau,
+                   cudaStream_t stream) {
   if (begin >= end) return cudaSuccess;
   const auto at = [&](int i, int j) { return a + i + j * lda; };
-  return qr::apply_q_wide_on_device(true, m - first, end - begin, k, at(first, first), lda,
-                                    tau + first, at(first, begin), lda, stream);
+  return apply_q_blocks(true, m - first, end - begin, k, at(first, first), lda, tau + first,
+                        at(first, begin), lda, stream);
 }
 
 }  // namespace
@@ -29,8 +29,9 @@ cudaError_t update(int m, int first, int k, int begin, int end, T* a, long long 
 int panel_width() { return 32; }
 
 template <class T>
-cudaError_t enqueue_panel_qr(int m, int n, T* a, long long lda, T* tau, int width,
-                             cudaStream_t stream) {
+cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream) {
+  const int width = panel_width();
+  if (n <= width) return enqueue_tsqr(m, n, a, lda, tau, stream);
   cudaError_t status = cudaSuccess;
   for (int group = 0; group < n && status == cudaSuccess; group += kGroupColumns) {
     const int group_end = std::min(n, group + kGroupColumns);
@@ -46,9 +47,7 @@ cudaError_t enqueue_panel_qr(int m, int n, T* a, long long lda, T* tau, int widt
   return status;
 }
 
-template cudaError_t enqueue_panel_qr<float>(int, int, float*, long long, float*, int,
-                                             cudaStream_t);
-template cudaError_t enqueue_panel_qr<double>(int, int, double*, long long, double*, int,
-                                              cudaStream_t);
+template cudaError_t enqueue_qr<float>(int, int, float*, long long, float*, cudaStream_t);
+template cudaError_t enqueue_qr<double>(int, int, double*, long long, double*, cudaStream_t);
 
-}  // namespace switchyard::tsqr
+}  // namespace switchyard::qr::gpu

@@ -1,6 +1,6 @@
 // The gpu route of sgelsd/dgelsd (m >= n): A's QR and Q^T B on a CUDA device, as for xGELS
-// (gpu_gels.hpp), then the problem left on R, min ||R X - (Q^T B)(1:n)||, by the fallback's own
-// xGELSD of the n x n R on the host: the singular values of A are R's, so its rank, S and the
+// (least_squares.hpp), then the problem left on R, min ||R X - (Q^T B)(1:n)||, by the fallback's
+// own xGELSD of the n x n R on the host: the singular values of A are R's, so its rank, S and the
 // solution are those xGELSD finds for A, which itself takes A's QR first when m is much larger
 // than n. B(n+1:m) keeps the residual's components, as xGELSD's does. Weighed as the xGELS
 // route.
@@ -13,9 +13,9 @@
 #include "device/probe.hpp"
 #include "dispatch.hpp"
 #include "fallback.hpp"
-#include "qr/driver_outcome.hpp"
-#include "qr/gpu_cost.hpp"
-#include "qr/gpu_gels.hpp"
+#include "qr/gpu/cost.hpp"
+#include "qr/gpu/least_squares.hpp"
+#include "qr/gpu/outcome.hpp"
 
 namespace switchyard {
 namespace {
@@ -46,7 +46,7 @@ template <class T>
 const char* declines(const GelsdCall<T>& g) {
   if (g.m < g.n) return "the GPU least squares takes m >= n";
   if (g.nrhs < 1) return "no right-hand side";
-  if (g.n > qr::kGpuMaxLeastSquaresColumns)
+  if (g.n > qr::gpu::kMaxLeastSquaresColumns)
     return "the GPU least squares takes at most 256 columns";
   if (!fallback_gelsd<T>()) return "the fallback has no xGELSD";
   if (double(g.lwork) < optimal_lwork<T>(g.m, g.n, g.nrhs, g.a, g.b, g.s)) {
@@ -66,7 +66,7 @@ bool run(const GelsdCall<T>& g) {
   std::vector<T> work(std::size_t(std::max(1.0, small_lwork)));
   std::vector<int> iwork(std::size_t(3 * n * 32 + 11 * n + 64));  // past any ILAENV's LIWORK
   int rank = 0;
-  const qr::SmallSolve<T> solve = [&](T* r, T* top) {
+  const qr::gpu::SmallSolve<T> solve = [&](T* r, T* top) {
     // xGELSD reads all of its A: R's reflectors below the diagonal go.
     for (int j = 0; j < n; ++j) std::fill(r + j * n + j + 1, r + (j + 1) * n, T(0));
     int lwork = int(work.size()), info = 0;
@@ -78,10 +78,10 @@ bool run(const GelsdCall<T>& g) {
   std::vector<T> tau(static_cast<std::size_t>(n));
   int info = 0;
   std::string error;
-  const qr::GelsOutcome outcome = qr::least_squares_on_r_gpu(g.m, n, nrhs, g.a, g.lda, g.b, g.ldb,
-                                                             tau.data(), solve, &info, error);
-  if (!qr::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgelsd : Routine::dgelsd,
-                  "A or B to be scaled first, or A zero: the fallback's", error)) {
+  const qr::gpu::Outcome outcome = qr::gpu::least_squares_on_r_gpu(
+      g.m, n, nrhs, g.a, g.lda, g.b, g.ldb, tau.data(), solve, &info, error);
+  if (!qr::gpu::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgelsd : Routine::dgelsd,
+                       "A or B to be scaled first, or A zero: the fallback's", error)) {
     return false;
   }
   cudaMemcpy(g.s, s.data(), sizeof(T) * s.size(), cudaMemcpyDefault);
@@ -100,7 +100,7 @@ bool resident(const GelsdCall<T>& g) {
 template <class T>
 const RouteCost cost{
     device::Family::cuda,
-    qr::least_squares_seconds<T, sizeof(T) == 8 ? Routine::dgelsd : Routine::sgelsd>};
+    qr::gpu::least_squares_seconds<T, sizeof(T) == 8 ? Routine::dgelsd : Routine::sgelsd>};
 
 template <class T>
 const Implementation<GelsdCall<T>> gpu_gelsd{cuda::unavailable, declines<T>, run<T>,     nullptr,

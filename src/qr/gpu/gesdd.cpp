@@ -1,5 +1,5 @@
 // The gpu route of sgesdd/dgesdd (JOBZ = 'S' or 'N', m >= n): A's QR on a CUDA device, the
-// fallback's xGESDD of R on the host, the thin U formed on the device (gpu_svd.hpp).
+// fallback's xGESDD of R on the host, the thin U formed on the device (svd_on_r.hpp).
 // Weighed as a streamed QR that moves A up and, with the vectors, U back, against the
 // fallback's xGEQRF and xORGQR of the shape (calibration.cpp).
 #include <algorithm>
@@ -11,9 +11,9 @@
 #include "device/probe.hpp"
 #include "dispatch.hpp"
 #include "fallback.hpp"
-#include "qr/driver_outcome.hpp"
-#include "qr/gpu_cost.hpp"
-#include "qr/gpu_svd.hpp"
+#include "qr/gpu/cost.hpp"
+#include "qr/gpu/outcome.hpp"
+#include "qr/gpu/svd_on_r.hpp"
 
 namespace switchyard {
 namespace {
@@ -59,7 +59,7 @@ template <class T>
 const char* declines(const GesddCall<T>& g) {
   if (g.jobz != 'S' && g.jobz != 'N') return "the GPU SVD takes JOBZ = 'S' or 'N'";
   if (g.m < g.n) return "the GPU SVD takes m >= n";
-  if (g.n > qr::kGpuMaxLeastSquaresColumns) return "the GPU SVD takes at most 256 columns";
+  if (g.n > qr::gpu::kMaxLeastSquaresColumns) return "the GPU SVD takes at most 256 columns";
   if (!fallback_gesdd<T>()) return "the fallback has no xGESDD";
   if (double(g.lwork) < optimal_lwork(g)) {
     return "LWORK below the fallback's optimum: its own checks and code";
@@ -73,14 +73,14 @@ bool run(const GesddCall<T>& g) {
   int info = 0;
   std::string error;
   const bool vectors = g.jobz == 'S';
-  const qr::SmallSvd<T> small = [&](T* r, T* s, T* u_r, T* vt_r) {
+  const qr::gpu::SmallSvd<T> small = [&](T* r, T* s, T* u_r, T* vt_r) {
     return small_gesdd(g.jobz, g.n, r, s, u_r, vt_r);
   };
-  const qr::GelsOutcome outcome =
-      qr::singular_values_gpu(g.m, g.n, g.a, g.lda, g.s, vectors ? g.u : nullptr, g.ldu,
-                              vectors ? g.vt : nullptr, g.ldvt, small, &info, error);
-  if (!qr::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgesdd : Routine::dgesdd,
-                  "A to be scaled first, or a NaN: the fallback's", error)) {
+  const qr::gpu::Outcome outcome =
+      qr::gpu::svd_on_r_gpu(g.m, g.n, g.a, g.lda, g.s, vectors ? g.u : nullptr, g.ldu,
+                            vectors ? g.vt : nullptr, g.ldvt, small, &info, error);
+  if (!qr::gpu::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgesdd : Routine::dgesdd,
+                       "A to be scaled first, or a NaN: the fallback's", error)) {
     return false;
   }
   cuda::store(g.work, work1);
@@ -97,8 +97,8 @@ bool resident(const GesddCall<T>& g) {
 template <class T>
 double seconds(const Shape& s, const HostFigures& /*figures*/) {
   const double passes = s.transa == 'N' ? 1.0 : 2.0;
-  return qr::moved_and_computed_seconds<T>(sizeof(T) == 8 ? Routine::dgesdd : Routine::sgesdd, s,
-                                           passes * sizeof(T) * double(s.m) * double(s.n));
+  return qr::gpu::moved_and_computed_seconds<T>(sizeof(T) == 8 ? Routine::dgesdd : Routine::sgesdd,
+                                                s, passes * sizeof(T) * double(s.m) * double(s.n));
 }
 
 template <class T>

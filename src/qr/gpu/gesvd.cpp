@@ -1,6 +1,6 @@
 // The gpu route of sgesvd/dgesvd (JOBU = 'S' or 'N', JOBVT = 'S', 'A' or 'N', m >= n): A's QR on
 // a CUDA device, the fallback's xGESVD of R on the host, the thin U formed on the device
-// (gpu_svd.hpp). Weighed as xGESDD's route is, against the fallback's xGEQRF and xORGQR of the
+// (svd_on_r.hpp). Weighed as xGESDD's route is, against the fallback's xGEQRF and xORGQR of the
 // shape (calibration.cpp), the calls reference xGESVD makes of a matrix with many more rows than
 // columns.
 #include <algorithm>
@@ -12,9 +12,9 @@
 #include "device/probe.hpp"
 #include "dispatch.hpp"
 #include "fallback.hpp"
-#include "qr/driver_outcome.hpp"
-#include "qr/gpu_cost.hpp"
-#include "qr/gpu_svd.hpp"
+#include "qr/gpu/cost.hpp"
+#include "qr/gpu/outcome.hpp"
+#include "qr/gpu/svd_on_r.hpp"
 
 namespace switchyard {
 namespace {
@@ -64,7 +64,7 @@ const char* declines(const GesvdCall<T>& g) {
   if (g.jobu != 'S' && g.jobu != 'N') return "the GPU SVD takes JOBU = 'S' or 'N'";
   if (g.jobvt == 'O') return "the GPU SVD takes JOBVT = 'S', 'A' or 'N'";
   if (g.m < g.n) return "the GPU SVD takes m >= n";
-  if (g.n > qr::kGpuMaxLeastSquaresColumns) return "the GPU SVD takes at most 256 columns";
+  if (g.n > qr::gpu::kMaxLeastSquaresColumns) return "the GPU SVD takes at most 256 columns";
   if (!fallback_gesvd<T>()) return "the fallback has no xGESVD";
   if (double(g.lwork) < optimal_lwork(g)) {
     return "LWORK below the fallback's optimum: its own checks and code";
@@ -78,14 +78,14 @@ bool run(const GesvdCall<T>& g) {
   int info = 0;
   std::string error;
   std::vector<T> superdiagonal;
-  const qr::SmallSvd<T> small = [&](T* r, T* s, T* u_r, T* vt_r) {
+  const qr::gpu::SmallSvd<T> small = [&](T* r, T* s, T* u_r, T* vt_r) {
     return small_gesvd(g.jobu, g.jobvt, g.n, r, s, u_r, vt_r, superdiagonal);
   };
-  const qr::GelsOutcome outcome =
-      qr::singular_values_gpu(g.m, g.n, g.a, g.lda, g.s, g.jobu == 'S' ? g.u : nullptr, g.ldu,
-                              g.jobvt == 'N' ? nullptr : g.vt, g.ldvt, small, &info, error);
-  if (!qr::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgesvd : Routine::dgesvd,
-                  "A to be scaled first, or a NaN: the fallback's", error)) {
+  const qr::gpu::Outcome outcome =
+      qr::gpu::svd_on_r_gpu(g.m, g.n, g.a, g.lda, g.s, g.jobu == 'S' ? g.u : nullptr, g.ldu,
+                            g.jobvt == 'N' ? nullptr : g.vt, g.ldvt, small, &info, error);
+  if (!qr::gpu::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgesvd : Routine::dgesvd,
+                       "A to be scaled first, or a NaN: the fallback's", error)) {
     return false;
   }
   // As xGESVD leaves WORK: the optimal LWORK, and the superdiagonal it could not reduce.
@@ -108,8 +108,8 @@ bool resident(const GesvdCall<T>& g) {
 template <class T>
 double seconds(const Shape& s, const HostFigures& /*figures*/) {
   const double passes = s.transa == 'N' ? 1.0 : 2.0;
-  return qr::moved_and_computed_seconds<T>(sizeof(T) == 8 ? Routine::dgesvd : Routine::sgesvd, s,
-                                           passes * sizeof(T) * double(s.m) * double(s.n));
+  return qr::gpu::moved_and_computed_seconds<T>(sizeof(T) == 8 ? Routine::dgesvd : Routine::sgesvd,
+                                                s, passes * sizeof(T) * double(s.m) * double(s.n));
 }
 
 template <class T>

@@ -1,8 +1,9 @@
 #pragma once
 
-// QR on the GPU of matrices wider than one TSQR: blocked Householder QR, as xGEQRF itself
-// blocks it, whose panels are TSQRs (gpu_tsqr.hpp). A panel's reflectors, applied as one
-// compact-WY block (src/qr/gpu_apply_q.hpp), update the columns to its right.
+// Layer 1 of the GPU QR (docs/qr-code.md): the QR of a device-accessible A of up to kMaxColumns
+// columns. Up to the panel width it is one TSQR (tsqr_tree.hpp); beyond, blocked Householder
+// QR as xGEQRF itself blocks it, whose panels are TSQRs and whose panels' reflectors, applied
+// as one compact-WY block (wy_block.hpp), update the columns to their right.
 //
 // Panels are grouped by 64 columns, the most reflectors one update takes. Inside a group a
 // panel updates the rest of its group only; the group's reflectors then update all columns to
@@ -13,16 +14,18 @@
 
 #include <cuda_runtime_api.h>
 
-namespace switchyard::tsqr {
+namespace switchyard::qr::gpu {
+
+// The widest A the GPU QR takes.
+constexpr int kMaxColumns = 256;
 
 // Columns per TSQR panel; a matrix this narrow is a single TSQR.
 int panel_width();
 
-// Factors device-accessible m x n A (m >= n) with tau on the device, in panels of `width`
-// columns (width <= 64 divides 64), enqueued on `stream`. Returns the first launch or
+// xGEQRF of device-accessible m x n A (m >= n >= 1, n <= kMaxColumns), tau on the device,
+// enqueued on `stream` with its workspace ordered on it. Returns the first launch or
 // allocation error; the kernels' own show when the stream is synchronized.
 template <class T>
-cudaError_t enqueue_panel_qr(int m, int n, T* a, long long lda, T* tau, int width,
-                             cudaStream_t stream);
+cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream);
 
-}  // namespace switchyard::tsqr
+}  // namespace switchyard::qr::gpu
