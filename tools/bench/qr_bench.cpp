@@ -1,5 +1,11 @@
 // switchyard bench qr [--m-log2 LIST] [--n LIST] [--host-m-log2 LIST] [--fallback LIBRARY]
 //                     [--repeat R] [--skip-device] [--skip-host]
+//                     [--routines LIST|all] [--max-seconds S]
+//
+// With --routines, the table of each QR routine through its entry point instead, on
+// --m-log2 x --n device-resident against cuSOLVER and --host-m-log2 x --n host-resident against
+// the fallback (qr_routines_bench.cpp); --max-seconds caps a fallback call there (60).
+// Otherwise:
 //
 // Device-resident: dgeqrf then dorgqr through libswitchyard on device memory (both gpu routes
 // work in place) against cusolverDnDgeqrf then cusolverDnDorgqr; "check" is the largest
@@ -26,12 +32,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "bandwidth.hpp"
 #include "bench_util.hpp"
 #include "device_fill.hpp"
+#include "qr_routines_bench.hpp"
 
 extern "C" {
 void dgeqrf_(const int*, const int*, double*, const int*, double*, double*, const int*, int*);
@@ -56,6 +64,8 @@ struct Options {
   std::string fallback;
   int repeat = 3;
   bool device = true, host = true;
+  std::vector<std::string> routines;  // empty: the economic QR and dgels tables
+  double max_seconds = 60;
 };
 
 bool parse(int argc, char** argv, Options& o) {
@@ -78,6 +88,22 @@ bool parse(int argc, char** argv, Options& o) {
       o.fallback = value, ++i;
     } else if (arg == "--repeat") {
       o.repeat = std::max(1, std::atoi(value)), ++i;
+    } else if (arg == "--max-seconds") {
+      o.max_seconds = std::atof(value), ++i;
+    } else if (arg == "--routines") {
+      o.routines.clear();
+      std::stringstream in(value);
+      for (std::string r; std::getline(in, r, ',');) {
+        if (r == "all") {
+          o.routines = qr_routines();
+        } else if (std::find(qr_routines().begin(), qr_routines().end(), r) !=
+                   qr_routines().end()) {
+          o.routines.push_back(r);
+        } else {
+          return false;
+        }
+      }
+      ++i;
     } else {
       return false;
     }
@@ -309,7 +335,9 @@ int qr_main(int argc, char** argv) {
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: switchyard bench qr [--m-log2 LIST] [--n LIST] [--host-m-log2 LIST]\n"
-                 "         [--fallback LIBRARY] [--repeat R] [--skip-device] [--skip-host]\n");
+                 "         [--fallback LIBRARY] [--repeat R] [--skip-device] [--skip-host]\n"
+                 "         [--routines dgeqrf,dorgqr,dormqr,dgels,dgelsd,dgeqp3,dgesvd,dgesdd|all]"
+                 "\n         [--max-seconds S]\n");
     return 2;
   }
   // Every call Switchyard does not take, here and in the dgels children, goes to the fallback.
@@ -329,8 +357,16 @@ int qr_main(int argc, char** argv) {
       std::fprintf(stderr, "switchyard bench qr: cuSOLVER does not start\n");
       return 1;
     }
-    device_resident(o, solver);
+    if (o.routines.empty()) {
+      device_resident(o, solver);
+    } else {
+      device_resident_routines({o.routines, o.m_log2, o.n, o.repeat}, solver);
+    }
     cusolverDnDestroy(solver);
+  }
+  if (o.host && !o.routines.empty()) {
+    return host_resident_routines({o.routines, o.host_m_log2, o.n, o.repeat}, o.fallback,
+                                  o.max_seconds);
   }
   if (o.host) {
     void* handle = dlopen(o.fallback.c_str(), RTLD_NOW | RTLD_LOCAL);
