@@ -170,7 +170,7 @@ bool run(const GelsCall<T>& g) {
   std::string error;
   const qr::gpu::Outcome outcome =
       qr::gpu::gels_gpu(g.m, g.n, g.nrhs, g.a, g.lda, g.b, g.ldb, tau.data(), trtrs, &info, error);
-  if (!qr::gpu::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgels : Routine::dgels,
+  if (!qr::gpu::solved(outcome, qr::gpu::of_precision<T>(Routine::sgels, Routine::dgels),
                        "A or B to be scaled first, or A zero: the fallback's", error)) {
     return false;
   }
@@ -189,7 +189,7 @@ bool resident(const GelsCall<T>& g) {
 template <class T>
 const RouteCost cost{
     device::Family::cuda,
-    qr::gpu::least_squares_seconds<T, sizeof(T) == 8 ? Routine::dgels : Routine::sgels>};
+    qr::gpu::least_squares_seconds<T, qr::gpu::of_precision<T>(Routine::sgels, Routine::dgels)>};
 
 template <class T>
 const Implementation<GelsCall<T>> gpu_gels{cuda::unavailable, declines<T>, run<T>,     nullptr,

@@ -80,7 +80,7 @@ bool run(const GelsdCall<T>& g) {
   std::string error;
   const qr::gpu::Outcome outcome = qr::gpu::least_squares_on_r_gpu(
       g.m, n, nrhs, g.a, g.lda, g.b, g.ldb, tau.data(), solve, &info, error);
-  if (!qr::gpu::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgelsd : Routine::dgelsd,
+  if (!qr::gpu::solved(outcome, qr::gpu::of_precision<T>(Routine::sgelsd, Routine::dgelsd),
                        "A or B to be scaled first, or A zero: the fallback's", error)) {
     return false;
   }
@@ -100,7 +100,7 @@ bool resident(const GelsdCall<T>& g) {
 template <class T>
 const RouteCost cost{
     device::Family::cuda,
-    qr::gpu::least_squares_seconds<T, sizeof(T) == 8 ? Routine::dgelsd : Routine::sgelsd>};
+    qr::gpu::least_squares_seconds<T, qr::gpu::of_precision<T>(Routine::sgelsd, Routine::dgelsd)>};
 
 template <class T>
 const Implementation<GelsdCall<T>> gpu_gelsd{cuda::unavailable, declines<T>, run<T>,     nullptr,

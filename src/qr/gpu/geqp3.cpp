@@ -4,7 +4,6 @@
 // cpu route it is weighed as the xGEQRF of its shape on both sides (the fallback's xGEQP3
 // takes at least its xGEQRF's time).
 #include <algorithm>
-#include <cstdio>
 #include <new>
 #include <string>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "dispatch.hpp"
 #include "qr/gpu/cost.hpp"
 #include "qr/gpu/drivers.hpp"
+#include "qr/gpu/outcome.hpp"
 #include "qr/gpu/residence.hpp"
 #include "tsqr/small_pivoted_qr.hpp"
 
@@ -159,10 +159,9 @@ template <class T>
 bool run(const Geqp3Call<T>& g) {
   std::string error;
   T work1{};
-  if (!qr::gpu::geqp3_gpu(g.m, g.n, g.a, g.lda, g.jpvt, g.tau, tsqr::fallback_lapack<T>(), &work1,
-                          error)) {
-    std::fprintf(stderr, "switchyard: %cgeqp3 on the GPU failed (%s); running it in the fallback\n",
-                 sizeof(T) == sizeof(float) ? 's' : 'd', error.c_str());
+  if (!qr::gpu::ran(qr::gpu::geqp3_gpu(g.m, g.n, g.a, g.lda, g.jpvt, g.tau,
+                                       tsqr::fallback_lapack<T>(), &work1, error),
+                    qr::gpu::of_precision<T>(Routine::sgeqp3, Routine::dgeqp3), error)) {
     return false;
   }
   cuda::store(g.work, work1);
@@ -179,7 +178,7 @@ bool resident(const Geqp3Call<T>& g) {
 template <class T>
 const RouteCost cost{
     device::Family::cuda,
-    qr::gpu::device_seconds<T, sizeof(T) == 8 ? Routine::dgeqrf : Routine::sgeqrf>};
+    qr::gpu::device_seconds<T, qr::gpu::of_precision<T>(Routine::sgeqrf, Routine::dgeqrf)>};
 
 template <class T>
 const Implementation<Geqp3Call<T>> gpu_geqp3{cuda::unavailable, declines<T>, run<T>,     nullptr,

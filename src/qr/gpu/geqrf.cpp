@@ -2,7 +2,6 @@
 // panels of TSQRs beyond (blocked_qr.hpp), taken automatically for tall-skinny shapes that pay
 // (src/route.cpp) when a CUDA device is present. A in host memory streams up in chunks, the
 // leaves of each chunk factored as it arrives, and V and R stream back once everything ran.
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "optimal_lwork.hpp"
 #include "qr/gpu/cost.hpp"
 #include "qr/gpu/drivers.hpp"
+#include "qr/gpu/outcome.hpp"
 #include "qr/gpu/residence.hpp"
 
 namespace switchyard {
@@ -78,9 +78,8 @@ const char* declines(const GeqrfCall<T>& g) {
 template <class T>
 bool run(const GeqrfCall<T>& g) {
   std::string error;
-  if (!qr::gpu::geqrf_gpu(g.m, g.n, g.a, g.lda, g.tau, error)) {
-    std::fprintf(stderr, "switchyard: %cgeqrf on the GPU failed (%s); running it in the fallback\n",
-                 sizeof(T) == sizeof(float) ? 's' : 'd', error.c_str());
+  if (!qr::gpu::ran(qr::gpu::geqrf_gpu(g.m, g.n, g.a, g.lda, g.tau, error),
+                    qr::gpu::of_precision<T>(Routine::sgeqrf, Routine::dgeqrf), error)) {
     return false;
   }
   cuda::store(g.work, optimal_lwork(g));
@@ -96,7 +95,7 @@ bool resident(const GeqrfCall<T>& g) {
 template <class T>
 const RouteCost cost{
     device::Family::cuda,
-    qr::gpu::device_seconds<T, sizeof(T) == 8 ? Routine::dgeqrf : Routine::sgeqrf>};
+    qr::gpu::device_seconds<T, qr::gpu::of_precision<T>(Routine::sgeqrf, Routine::dgeqrf)>};
 
 template <class T>
 const Implementation<GeqrfCall<T>> gpu_geqrf{cuda::unavailable, declines<T>, run<T>,     nullptr,

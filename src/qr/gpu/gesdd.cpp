@@ -79,7 +79,7 @@ bool run(const GesddCall<T>& g) {
   const qr::gpu::Outcome outcome =
       qr::gpu::svd_on_r_gpu(g.m, g.n, g.a, g.lda, g.s, vectors ? g.u : nullptr, g.ldu,
                             vectors ? g.vt : nullptr, g.ldvt, small, &info, error);
-  if (!qr::gpu::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgesdd : Routine::dgesdd,
+  if (!qr::gpu::solved(outcome, qr::gpu::of_precision<T>(Routine::sgesdd, Routine::dgesdd),
                        "A to be scaled first, or a NaN: the fallback's", error)) {
     return false;
   }
@@ -97,8 +97,9 @@ bool resident(const GesddCall<T>& g) {
 template <class T>
 double seconds(const Shape& s, const HostFigures& /*figures*/) {
   const double passes = s.transa == 'N' ? 1.0 : 2.0;
-  return qr::gpu::moved_and_computed_seconds<T>(sizeof(T) == 8 ? Routine::dgesdd : Routine::sgesdd,
-                                                s, passes * sizeof(T) * double(s.m) * double(s.n));
+  return qr::gpu::moved_and_computed_seconds<T>(
+      qr::gpu::of_precision<T>(Routine::sgesdd, Routine::dgesdd), s,
+      passes * sizeof(T) * double(s.m) * double(s.n));
 }
 
 template <class T>

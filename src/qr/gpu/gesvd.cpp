@@ -84,7 +84,7 @@ bool run(const GesvdCall<T>& g) {
   const qr::gpu::Outcome outcome =
       qr::gpu::svd_on_r_gpu(g.m, g.n, g.a, g.lda, g.s, g.jobu == 'S' ? g.u : nullptr, g.ldu,
                             g.jobvt == 'N' ? nullptr : g.vt, g.ldvt, small, &info, error);
-  if (!qr::gpu::solved(outcome, sizeof(T) == sizeof(float) ? Routine::sgesvd : Routine::dgesvd,
+  if (!qr::gpu::solved(outcome, qr::gpu::of_precision<T>(Routine::sgesvd, Routine::dgesvd),
                        "A to be scaled first, or a NaN: the fallback's", error)) {
     return false;
   }
@@ -108,8 +108,9 @@ bool resident(const GesvdCall<T>& g) {
 template <class T>
 double seconds(const Shape& s, const HostFigures& /*figures*/) {
   const double passes = s.transa == 'N' ? 1.0 : 2.0;
-  return qr::gpu::moved_and_computed_seconds<T>(sizeof(T) == 8 ? Routine::dgesvd : Routine::sgesvd,
-                                                s, passes * sizeof(T) * double(s.m) * double(s.n));
+  return qr::gpu::moved_and_computed_seconds<T>(
+      qr::gpu::of_precision<T>(Routine::sgesvd, Routine::dgesvd), s,
+      passes * sizeof(T) * double(s.m) * double(s.n));
 }
 
 template <class T>

@@ -2,7 +2,6 @@
 // (wy_block.hpp), or as several past kWyMaxColumns columns, taken automatically for
 // tall-skinny shapes that pay (src/route.cpp) when a CUDA device is present. For one block,
 // the first pass over V runs on each chunk as it arrives from host memory.
-#include <cstdio>
 #include <string>
 
 #include "calls.hpp"
@@ -11,6 +10,7 @@
 #include "optimal_lwork.hpp"
 #include "qr/gpu/cost.hpp"
 #include "qr/gpu/drivers.hpp"
+#include "qr/gpu/outcome.hpp"
 #include "qr/gpu/residence.hpp"
 
 namespace switchyard {
@@ -70,9 +70,8 @@ const char* declines(const OrgqrCall<T>& g) {
 template <class T>
 bool run(const OrgqrCall<T>& g) {
   std::string error;
-  if (!qr::gpu::orgqr_gpu(g.m, g.n, g.k, g.a, g.lda, g.tau, error)) {
-    std::fprintf(stderr, "switchyard: %corgqr on the GPU failed (%s); running it in the fallback\n",
-                 sizeof(T) == sizeof(float) ? 's' : 'd', error.c_str());
+  if (!qr::gpu::ran(qr::gpu::orgqr_gpu(g.m, g.n, g.k, g.a, g.lda, g.tau, error),
+                    qr::gpu::of_precision<T>(Routine::sorgqr, Routine::dorgqr), error)) {
     return false;
   }
   cuda::store(g.work, optimal_lwork(g));
@@ -88,7 +87,7 @@ bool resident(const OrgqrCall<T>& g) {
 template <class T>
 const RouteCost cost{
     device::Family::cuda,
-    qr::gpu::device_seconds<T, sizeof(T) == 8 ? Routine::dorgqr : Routine::sorgqr>};
+    qr::gpu::device_seconds<T, qr::gpu::of_precision<T>(Routine::sorgqr, Routine::dorgqr)>};
 
 template <class T>
 const Implementation<OrgqrCall<T>> gpu_orgqr{cuda::unavailable, declines<T>, run<T>,     nullptr,

@@ -3,7 +3,6 @@
 // kWyMaxColumns columns of C, taken automatically for tall-skinny shapes that pay
 // (src/route.cpp) when a CUDA device is present. For one block, the passes over V and C run on
 // each chunk as it arrives from host memory.
-#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -13,6 +12,7 @@
 #include "optimal_lwork.hpp"
 #include "qr/gpu/cost.hpp"
 #include "qr/gpu/drivers.hpp"
+#include "qr/gpu/outcome.hpp"
 #include "qr/gpu/residence.hpp"
 
 namespace switchyard {
@@ -88,9 +88,9 @@ const char* declines(const OrmqrCall<T>& g) {
 template <class T>
 bool run(const OrmqrCall<T>& g) {
   std::string error;
-  if (!qr::gpu::ormqr_gpu(g.trans == 'T', g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc, error)) {
-    std::fprintf(stderr, "switchyard: %cormqr on the GPU failed (%s); running it in the fallback\n",
-                 sizeof(T) == sizeof(float) ? 's' : 'd', error.c_str());
+  if (!qr::gpu::ran(
+          qr::gpu::ormqr_gpu(g.trans == 'T', g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc, error),
+          qr::gpu::of_precision<T>(Routine::sormqr, Routine::dormqr), error)) {
     return false;
   }
   cuda::store(g.work, optimal_lwork(g));
@@ -106,7 +106,7 @@ bool resident(const OrmqrCall<T>& g) {
 template <class T>
 const RouteCost cost{
     device::Family::cuda,
-    qr::gpu::device_seconds<T, sizeof(T) == 8 ? Routine::dormqr : Routine::sormqr>};
+    qr::gpu::device_seconds<T, qr::gpu::of_precision<T>(Routine::sormqr, Routine::dormqr)>};
 
 template <class T>
 const Implementation<OrmqrCall<T>> gpu_ormqr{cuda::unavailable, declines<T>, run<T>,     nullptr,
