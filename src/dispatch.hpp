@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 
 #include "config.hpp"
 #include "route.hpp"
@@ -24,6 +25,11 @@ struct Implementation {
   // Whether the call's operands are in device or managed memory, found without starting a
   // device; null: the route takes host memory only.
   bool (*resident)(const Call& call) = nullptr;
+  // How the fallback runs a call whose operands are resident (the route declined or failed, or
+  // the fallback is forced): on host copies of those in device memory, which the host cannot
+  // read. Null: the fallback is handed the call as it is.
+  void (*fallback_on_host)(const Call& call,
+                           const std::function<void(const Call&)>& fallback) = nullptr;
 };
 
 // Why a route's run, once under way, found the call not its to take (xGELS's scaling, seen
@@ -63,8 +69,15 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures,
   // A call that goes to the fallback on sight is neither weighed nor described (unless the trace
   // wants its reason): it costs its checks, its count and its time (docs/router.md, "Small
   // calls").
+  const auto fall_back = [&] {
+    if (s.on_device && gpu->fallback_on_host) {
+      gpu->fallback_on_host(call, [&](const Call& on_host) { run_fallback(on_host); });
+    } else {
+      run_fallback(call);
+    }
+  };
   if (!record.traced() && fallback_on_sight(config(), r, s, quick)) {
-    run_fallback(call);
+    fall_back();
     return;
   }
   const bool weighed = (cpu && cpu->cost) || (gpu && gpu->cost);
@@ -91,7 +104,7 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures,
     }
   }
   record.set_decision(d);
-  run_fallback(call);
+  fall_back();
 }
 
 }  // namespace switchyard

@@ -230,4 +230,13 @@ bool device_accessible(const void* p) {
   return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
 }
 
+bool device_only(const void* p) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeDevice;
+}
+
 }  // namespace switchyard::cuda

@@ -113,6 +113,9 @@ class Staging {
 // not, is streamed.
 bool device_accessible(const void* p);
 
+// Whether p is device memory the host cannot read (not managed memory).
+bool device_only(const void* p);
+
 // *p = value, wherever p lives (WORK(1) may be device memory).
 template <class T>
 cudaError_t store(T* p, T value) {

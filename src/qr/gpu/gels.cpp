@@ -15,6 +15,7 @@
 #include "optimal_lwork.hpp"
 #include "qr/gpu/blocked_qr.hpp"
 #include "qr/gpu/cost.hpp"
+#include "qr/gpu/fallback_on_host.hpp"
 #include "qr/gpu/least_squares.hpp"
 #include "qr/gpu/magnitude.hpp"
 #include "qr/gpu/outcome.hpp"
@@ -192,8 +193,9 @@ const RouteCost cost{
     qr::gpu::least_squares_seconds<T, qr::gpu::of_precision<T>(Routine::sgels, Routine::dgels)>};
 
 template <class T>
-const Implementation<GelsCall<T>> gpu_gels{cuda::unavailable, declines<T>, run<T>,     nullptr,
-                                           nullptr,           &cost<T>,    resident<T>};
+const Implementation<GelsCall<T>> gpu_gels{
+    cuda::unavailable, declines<T>, run<T>,      nullptr,
+    nullptr,           &cost<T>,    resident<T>, qr::gpu::fallback_on_host<GelsCall<T>>};
 
 // Plugging the route in: the router sees it from the first call on.
 [[maybe_unused]] const bool registered = [] {

@@ -14,6 +14,7 @@
 #include "dispatch.hpp"
 #include "fallback.hpp"
 #include "qr/gpu/cost.hpp"
+#include "qr/gpu/fallback_on_host.hpp"
 #include "qr/gpu/least_squares.hpp"
 #include "qr/gpu/outcome.hpp"
 
@@ -103,8 +104,9 @@ const RouteCost cost{
     qr::gpu::least_squares_seconds<T, qr::gpu::of_precision<T>(Routine::sgelsd, Routine::dgelsd)>};
 
 template <class T>
-const Implementation<GelsdCall<T>> gpu_gelsd{cuda::unavailable, declines<T>, run<T>,     nullptr,
-                                             nullptr,           &cost<T>,    resident<T>};
+const Implementation<GelsdCall<T>> gpu_gelsd{
+    cuda::unavailable, declines<T>, run<T>,      nullptr,
+    nullptr,           &cost<T>,    resident<T>, qr::gpu::fallback_on_host<GelsdCall<T>>};
 
 // Plugging the route in: the router sees it from the first call on.
 [[maybe_unused]] const bool registered = [] {

@@ -13,6 +13,7 @@
 #include "dispatch.hpp"
 #include "qr/gpu/cost.hpp"
 #include "qr/gpu/drivers.hpp"
+#include "qr/gpu/fallback_on_host.hpp"
 #include "qr/gpu/outcome.hpp"
 #include "qr/gpu/residence.hpp"
 #include "tsqr/small_pivoted_qr.hpp"
@@ -181,8 +182,9 @@ const RouteCost cost{
     qr::gpu::device_seconds<T, qr::gpu::of_precision<T>(Routine::sgeqrf, Routine::dgeqrf)>};
 
 template <class T>
-const Implementation<Geqp3Call<T>> gpu_geqp3{cuda::unavailable, declines<T>, run<T>,     nullptr,
-                                             nullptr,           &cost<T>,    resident<T>};
+const Implementation<Geqp3Call<T>> gpu_geqp3{
+    cuda::unavailable, declines<T>, run<T>,      nullptr,
+    nullptr,           &cost<T>,    resident<T>, qr::gpu::fallback_on_host<Geqp3Call<T>>};
 
 // Plugging the route in: the router sees it from the first call on.
 [[maybe_unused]] const bool registered = [] {

@@ -11,6 +11,7 @@
 #include "optimal_lwork.hpp"
 #include "qr/gpu/cost.hpp"
 #include "qr/gpu/drivers.hpp"
+#include "qr/gpu/fallback_on_host.hpp"
 #include "qr/gpu/outcome.hpp"
 #include "qr/gpu/residence.hpp"
 
@@ -98,8 +99,9 @@ const RouteCost cost{
     qr::gpu::device_seconds<T, qr::gpu::of_precision<T>(Routine::sgeqrf, Routine::dgeqrf)>};
 
 template <class T>
-const Implementation<GeqrfCall<T>> gpu_geqrf{cuda::unavailable, declines<T>, run<T>,     nullptr,
-                                             nullptr,           &cost<T>,    resident<T>};
+const Implementation<GeqrfCall<T>> gpu_geqrf{
+    cuda::unavailable, declines<T>, run<T>,      nullptr,
+    nullptr,           &cost<T>,    resident<T>, qr::gpu::fallback_on_host<GeqrfCall<T>>};
 
 // Plugging the route in: the router sees it from the first call on, and a background start
 // starts the CUDA device through it.

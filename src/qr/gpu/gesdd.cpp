@@ -12,6 +12,7 @@
 #include "dispatch.hpp"
 #include "fallback.hpp"
 #include "qr/gpu/cost.hpp"
+#include "qr/gpu/fallback_on_host.hpp"
 #include "qr/gpu/outcome.hpp"
 #include "qr/gpu/svd_on_r.hpp"
 
@@ -106,8 +107,9 @@ template <class T>
 const RouteCost cost{device::Family::cuda, seconds<T>};
 
 template <class T>
-const Implementation<GesddCall<T>> gpu_gesdd{cuda::unavailable, declines<T>, run<T>,     nullptr,
-                                             nullptr,           &cost<T>,    resident<T>};
+const Implementation<GesddCall<T>> gpu_gesdd{
+    cuda::unavailable, declines<T>, run<T>,      nullptr,
+    nullptr,           &cost<T>,    resident<T>, qr::gpu::fallback_on_host<GesddCall<T>>};
 
 // Plugging the route in: the router sees it from the first call on.
 [[maybe_unused]] const bool registered = [] {

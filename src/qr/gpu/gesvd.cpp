@@ -13,6 +13,7 @@
 #include "dispatch.hpp"
 #include "fallback.hpp"
 #include "qr/gpu/cost.hpp"
+#include "qr/gpu/fallback_on_host.hpp"
 #include "qr/gpu/outcome.hpp"
 #include "qr/gpu/svd_on_r.hpp"
 
@@ -117,8 +118,9 @@ template <class T>
 const RouteCost cost{device::Family::cuda, seconds<T>};
 
 template <class T>
-const Implementation<GesvdCall<T>> gpu_gesvd{cuda::unavailable, declines<T>, run<T>,     nullptr,
-                                             nullptr,           &cost<T>,    resident<T>};
+const Implementation<GesvdCall<T>> gpu_gesvd{
+    cuda::unavailable, declines<T>, run<T>,      nullptr,
+    nullptr,           &cost<T>,    resident<T>, qr::gpu::fallback_on_host<GesvdCall<T>>};
 
 // Plugging the route in: the router sees it from the first call on.
 [[maybe_unused]] const bool registered = [] {

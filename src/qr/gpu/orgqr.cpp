@@ -10,6 +10,7 @@
 #include "optimal_lwork.hpp"
 #include "qr/gpu/cost.hpp"
 #include "qr/gpu/drivers.hpp"
+#include "qr/gpu/fallback_on_host.hpp"
 #include "qr/gpu/outcome.hpp"
 #include "qr/gpu/residence.hpp"
 
@@ -90,8 +91,9 @@ const RouteCost cost{
     qr::gpu::device_seconds<T, qr::gpu::of_precision<T>(Routine::sorgqr, Routine::dorgqr)>};
 
 template <class T>
-const Implementation<OrgqrCall<T>> gpu_orgqr{cuda::unavailable, declines<T>, run<T>,     nullptr,
-                                             nullptr,           &cost<T>,    resident<T>};
+const Implementation<OrgqrCall<T>> gpu_orgqr{
+    cuda::unavailable, declines<T>, run<T>,      nullptr,
+    nullptr,           &cost<T>,    resident<T>, qr::gpu::fallback_on_host<OrgqrCall<T>>};
 
 // Plugging the route in: the router sees it from the first call on.
 [[maybe_unused]] const bool registered = [] {

@@ -12,6 +12,7 @@
 #include "optimal_lwork.hpp"
 #include "qr/gpu/cost.hpp"
 #include "qr/gpu/drivers.hpp"
+#include "qr/gpu/fallback_on_host.hpp"
 #include "qr/gpu/outcome.hpp"
 #include "qr/gpu/residence.hpp"
 
@@ -109,8 +110,9 @@ const RouteCost cost{
     qr::gpu::device_seconds<T, qr::gpu::of_precision<T>(Routine::sormqr, Routine::dormqr)>};
 
 template <class T>
-const Implementation<OrmqrCall<T>> gpu_ormqr{cuda::unavailable, declines<T>, run<T>,     nullptr,
-                                             nullptr,           &cost<T>,    resident<T>};
+const Implementation<OrmqrCall<T>> gpu_ormqr{
+    cuda::unavailable, declines<T>, run<T>,      nullptr,
+    nullptr,           &cost<T>,    resident<T>, qr::gpu::fallback_on_host<OrmqrCall<T>>};
 
 // Plugging the route in: the router sees it from the first call on.
 [[maybe_unused]] const bool registered = [] {
