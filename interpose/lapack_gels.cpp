@@ -55,10 +55,12 @@ void gels(char trans, Int<C> m, Int<C> n, Int<C> nrhs, T* a, Int<C> lda, T* b, I
     call_xerbla<C>(GelsTraits<T>::srname, bad);
     return;
   }
-  const auto run_next = [&] {
-    GelsTraits<T>::template next<C>()(&trans, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info,
-                                      1);
+  // The fallback on the call's arrays, or on host copies of those in device memory.
+  const auto run_next_on = [&](T* a_, T* b_, T* work_) {
+    GelsTraits<T>::template next<C>()(&trans, &m, &n, &nrhs, a_, &lda, b_, &ldb, work_, &lwork,
+                                      info, 1);
   };
+  const auto run_next = [&] { run_next_on(a, b, work); };
   const Shape shape{m, n, nrhs};
   if (!fits_int<C>(m, n, nrhs, lda, ldb, lwork)) {
     return run_too_wide(GelsTraits<T>::routine, shape, run_next);
@@ -69,9 +71,9 @@ void gels(char trans, Int<C> m, Int<C> n, Int<C> nrhs, T* a, Int<C> lda, T* b, I
       upper_letter(trans), int(m),       int(n), int(nrhs), a, int(lda), b, int(ldb), work,
       int(lwork),          &checked_info};
   dispatch(GelsTraits<T>::routine, shape, gels_quick_return(m, n, nrhs, lwork), C::figures(), call,
-           [&](const GelsCall<T>&) {
+           [&](const GelsCall<T>& g) {
              kept = true;
-             run_next();
+             run_next_on(g.a, g.b, g.work);
            });
   if (!kept) *info = checked_info;
 }

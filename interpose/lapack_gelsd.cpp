@@ -53,10 +53,12 @@ template <class C, class T>
 void gelsd(Int<C> m, Int<C> n, Int<C> nrhs, T* a, Int<C> lda, T* b, Int<C> ldb, T* s, T rcond,
            Int<C>* rank, T* work, Int<C> lwork, Int<C>* iwork, Int<C>* info) {
   C::check_library();
-  const auto run_next = [&] {
-    GelsdTraits<T>::template next<C>()(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work,
+  // The fallback on the call's arrays, or on host copies of those in device memory.
+  const auto run_next_on = [&](T* a_, T* b_, T* s_, T* work_) {
+    GelsdTraits<T>::template next<C>()(&m, &n, &nrhs, a_, &lda, b_, &ldb, s_, &rcond, rank, work_,
                                        &lwork, iwork, info);
   };
+  const auto run_next = [&] { run_next_on(a, b, s, work); };
   if (!in_range(m, n, nrhs, lda, ldb)) return run_next();  // its INFO and XERBLA
   const Shape shape{m, n, nrhs};
   if (!fits_int<C>(m, n, nrhs, lda, ldb, lwork)) {
@@ -72,9 +74,9 @@ void gelsd(Int<C> m, Int<C> n, Int<C> nrhs, T* a, Int<C> lda, T* b, Int<C> ldb, 
                           work,         int(lwork),
                           &first_iwork, &checked_info};
   dispatch(GelsdTraits<T>::routine, shape, gelsd_quick_return(m, n, lwork), C::figures(), call,
-           [&](const GelsdCall<T>&) {
+           [&](const GelsdCall<T>& g) {
              kept = true;
-             run_next();
+             run_next_on(g.a, g.b, g.s, g.work);
            });
   if (kept) return;
   *rank = checked_rank;

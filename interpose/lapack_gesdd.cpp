@@ -59,10 +59,12 @@ template <class C, class T>
 void gesdd(char jobz, Int<C> m, Int<C> n, T* a, Int<C> lda, T* s, T* u, Int<C> ldu, T* vt,
            Int<C> ldvt, T* work, Int<C> lwork, Int<C>* iwork, Int<C>* info) {
   C::check_library();
-  const auto run_next = [&] {
-    GesddTraits<T>::template next<C>()(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork,
-                                       iwork, info, 1);
+  // The fallback on the call's arrays, or on host copies of those in device memory.
+  const auto run_next_on = [&](T* a_, T* s_, T* u_, T* vt_, T* work_, Int<C>* iwork_) {
+    GesddTraits<T>::template next<C>()(&jobz, &m, &n, a_, &lda, s_, u_, &ldu, vt_, &ldvt, work_,
+                                       &lwork, iwork_, info, 1);
   };
+  const auto run_next = [&] { run_next_on(a, s, u, vt, work, iwork); };
   const char z = upper_letter(jobz);
   if (!in_range(z, m, n, lda, ldu, ldvt)) return run_next();  // its INFO and XERBLA
   Shape shape{m, n, 0};
@@ -75,9 +77,9 @@ void gesdd(char jobz, Int<C> m, Int<C> n, T* a, Int<C> lda, T* s, T* u, Int<C> l
   const GesddCall<T> call{z,        int(m), int(n),    a,    int(lda),   s,       u,
                           int(ldu), vt,     int(ldvt), work, int(lwork), nullptr, &checked_info};
   dispatch(GesddTraits<T>::routine, shape, gesdd_quick_return(m, n, lwork), C::figures(), call,
-           [&](const GesddCall<T>&) {
+           [&](const GesddCall<T>& g) {
              kept = true;
-             run_next();
+             run_next_on(g.a, g.s, g.u, g.vt, g.work, iwork);
            });
   if (!kept) *info = checked_info;
 }

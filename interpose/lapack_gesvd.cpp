@@ -59,10 +59,12 @@ template <class C, class T>
 void gesvd(char jobu, char jobvt, Int<C> m, Int<C> n, T* a, Int<C> lda, T* s, T* u, Int<C> ldu,
            T* vt, Int<C> ldvt, T* work, Int<C> lwork, Int<C>* info) {
   C::check_library();
-  const auto run_next = [&] {
-    GesvdTraits<T>::template next<C>()(&jobu, &jobvt, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work,
-                                       &lwork, info, 1, 1);
+  // The fallback on the call's arrays, or on host copies of those in device memory.
+  const auto run_next_on = [&](T* a_, T* s_, T* u_, T* vt_, T* work_) {
+    GesvdTraits<T>::template next<C>()(&jobu, &jobvt, &m, &n, a_, &lda, s_, u_, &ldu, vt_, &ldvt,
+                                       work_, &lwork, info, 1, 1);
   };
+  const auto run_next = [&] { run_next_on(a, s, u, vt, work); };
   const char ju = upper_letter(jobu), jv = upper_letter(jobvt);
   if (!in_range(ju, jv, m, n, lda, ldu, ldvt)) return run_next();  // its INFO and XERBLA
   Shape shape{m, n, 0};
@@ -76,9 +78,9 @@ void gesvd(char jobu, char jobvt, Int<C> m, Int<C> n, T* a, Int<C> lda, T* s, T*
   const GesvdCall<T> call{ju, jv,       int(m), int(n),    a,    int(lda),   s,
                           u,  int(ldu), vt,     int(ldvt), work, int(lwork), &checked_info};
   dispatch(GesvdTraits<T>::routine, shape, gesvd_quick_return(m, n, lwork), C::figures(), call,
-           [&](const GesvdCall<T>&) {
+           [&](const GesvdCall<T>& g) {
              kept = true;
-             run_next();
+             run_next_on(g.a, g.s, g.u, g.vt, g.work);
            });
   if (!kept) *info = checked_info;
 }

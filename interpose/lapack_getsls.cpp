@@ -51,10 +51,12 @@ template <class C, class T>
 void getsls(char trans, Int<C> m, Int<C> n, Int<C> nrhs, T* a, Int<C> lda, T* b, Int<C> ldb,
             T* work, Int<C> lwork, Int<C>* info) {
   C::check_library();
-  const auto run_next = [&] {
-    GetslsTraits<T>::template next<C>()(&trans, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info,
-                                        1);
+  // The fallback on the call's arrays, or on host copies of those in device memory.
+  const auto run_next_on = [&](T* a_, T* b_, T* work_) {
+    GetslsTraits<T>::template next<C>()(&trans, &m, &n, &nrhs, a_, &lda, b_, &ldb, work_, &lwork,
+                                        info, 1);
   };
+  const auto run_next = [&] { run_next_on(a, b, work); };
   if (!in_range(trans, m, n, nrhs, lda, ldb)) return run_next();  // its INFO and XERBLA
   const Shape shape{m, n, nrhs};
   if (!fits_int<C>(m, n, nrhs, lda, ldb, lwork)) {
@@ -85,9 +87,9 @@ void getsls(char trans, Int<C> m, Int<C> n, Int<C> nrhs, T* a, Int<C> lda, T* b,
   const GelsCall<T> call{
       upper_letter(trans), int(m),        int(n), int(nrhs), a, int(lda), b, int(ldb), work,
       int(lwork),          &checked_info, optimum};
-  dispatch(GetslsTraits<T>::routine, shape, quick, C::figures(), call, [&](const GelsCall<T>&) {
+  dispatch(GetslsTraits<T>::routine, shape, quick, C::figures(), call, [&](const GelsCall<T>& g) {
     kept = true;
-    run_next();
+    run_next_on(g.a, g.b, g.work);
   });
   if (!kept) *info = checked_info;
 }

@@ -58,9 +58,12 @@ void geqp3(Int<C> m, Int<C> n, T* a, Int<C> lda, Int<C>* jpvt, T* tau, T* work, 
     call_xerbla<C>(Geqp3Traits<T>::srname, bad);
     return;
   }
-  const auto run_next = [&] {
-    Geqp3Traits<T>::template next<C>()(&m, &n, a, &lda, jpvt, tau, work, &lwork, info);
+  // The fallback on the call's arrays, or on host copies of those in device memory (JPVT is read
+  // on the host by every route).
+  const auto run_next_on = [&](T* a_, T* tau_, T* work_) {
+    Geqp3Traits<T>::template next<C>()(&m, &n, a_, &lda, jpvt, tau_, work_, &lwork, info);
   };
+  const auto run_next = [&] { run_next_on(a, tau, work); };
   const Shape shape{m, n};
   if (!fits_int<C>(m, n, lda, lwork)) return run_too_wide(Geqp3Traits<T>::routine, shape, run_next);
   // The routes take JPVT as ints: a 64-bit one is copied in, and out if a route ran. On entry
@@ -79,9 +82,9 @@ void geqp3(Int<C> m, Int<C> n, T* a, Int<C> lda, Int<C>* jpvt, T* tau, T* work, 
   const Geqp3Call<T> call{int(m), int(n), a,          int(lda),     pivots,
                           tau,    work,   int(lwork), &checked_info};
   dispatch(Geqp3Traits<T>::routine, shape, geqp3_quick_return(m, n, lwork), C::figures(), call,
-           [&](const Geqp3Call<T>&) {
+           [&](const Geqp3Call<T>& g) {
              kept = true;
-             run_next();
+             run_next_on(g.a, g.tau, g.work);
            });
   if (kept) return;
   if constexpr (!std::is_same_v<Int<C>, int>) std::copy(copied.begin(), copied.end(), jpvt);

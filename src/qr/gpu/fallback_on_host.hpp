@@ -5,7 +5,8 @@
 // route declines a call (a shape past its limits, SIDE = 'R', JOBU = 'A'), fails, or is forced
 // off, the arrays in device memory are copied to the host, the fallback runs on the copies,
 // and what it wrote goes back. Managed memory, which the host reads, is handed over as it is.
-// Each routed call lists its arrays below (for_each_array), with the extent LAPACK gives them.
+// Each routed call lists its arrays below (for_each_array), with the extent LAPACK gives them,
+// and its entry point hands the fallback the arrays of the call it is given.
 
 #include <cuda_runtime_api.h>
 
@@ -31,8 +32,7 @@ void for_each_array(GeqrfCall<T>& c, F&& f) {
 }
 template <class T, class F>
 void for_each_array(Geqp3Call<T>& c, F&& f) {
-  f(c.a, c.m, c.n, c.lda, true);
-  f(c.jpvt, c.n, 1, 1, true);
+  f(c.a, c.m, c.n, c.lda, true);  // JPVT is read on the host by every route
   f(c.tau, std::min(c.m, c.n), 1, 1, true);
   f(c.work, std::max(1, c.lwork), 1, 1, true);
 }
@@ -71,8 +71,7 @@ void for_each_array(GesddCall<T>& c, F&& f) {
   const bool all = c.jobz == 'A', thin = c.jobz == 'S', over = c.jobz == 'O';
   if (all || thin || (over && c.m < c.n)) f(c.u, c.m, all || over ? c.m : mn, c.ldu, true);
   if (all || thin || (over && c.m >= c.n)) f(c.vt, all || over ? c.n : mn, c.n, c.ldvt, true);
-  f(c.work, std::max(1, c.lwork), 1, 1, true);
-  f(c.iwork, 8 * mn, 1, 1, true);
+  f(c.work, std::max(1, c.lwork), 1, 1, true);  // IWORK: the host's, as for every route
 }
 template <class T, class F>
 void for_each_array(GesvdCall<T>& c, F&& f) {
