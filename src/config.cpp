@@ -101,6 +101,29 @@ class Reader {
     return RouteChoice::automatic;
   }
 
+  // "all" or device numbers separated by commas; false (with a warning) for anything else.
+  bool device_list(const std::string& name, const char* v, bool& all, std::vector<int>& list) {
+    if (lower(v) == "all") {
+      all = true;
+      return true;
+    }
+    std::string item;
+    for (const char* p = v;; ++p) {
+      if (*p != ',' && *p != '\0') {
+        item += *p;
+        continue;
+      }
+      std::int64_t ordinal;
+      if (!parse_integer(item.c_str(), ordinal) || ordinal < 0 || ordinal > max_device_number) {
+        warn(name, v, "expected all or device numbers separated by commas", "one device");
+        return false;
+      }
+      list.push_back(int(ordinal));
+      item.clear();
+      if (*p == '\0') return true;
+    }
+  }
+
   static bool parse_integer(const char* v, std::int64_t& out) {
     char* end = nullptr;
     errno = 0;
@@ -161,6 +184,12 @@ Config parse_config(const Environment& env, std::vector<std::string>& warnings) 
     }
   }
 
+  if (const char* v = read.raw("SWITCHYARD_DEVICES")) {
+    if (!read.device_list("SWITCHYARD_DEVICES", v, c.all_devices, c.devices)) {
+      c.all_devices = false;
+      c.devices.clear();
+    }
+  }
   if (const char* d = read.raw("SWITCHYARD_OPENCL_DEVICE")) c.opencl_device = d;
   if (const char* d = read.raw("SWITCHYARD_CACHE_DIR")) c.cache_dir = d;
   if (const char* v = read.raw("SWITCHYARD_START")) {
@@ -214,6 +243,8 @@ std::vector<Setting> settings() {
       {"SWITCHYARD_FALLBACK", "the next library",
        "path of a BLAS/LAPACK library that runs every call Switchyard does not take"},
       {"SWITCHYARD_DEVICE", "node-local MPI rank, else 0", "the GPU to use"},
+      {"SWITCHYARD_DEVICES", "SWITCHYARD_DEVICE's one",
+       "all or a list like 0,1: the CUDA devices a tall-skinny QR from host memory is split over"},
       {"SWITCHYARD_OPENCL_DEVICE", "the first GPU, else the first device",
        "the OpenCL device of the gemm route: its number in switchyard info, or part of its name"},
       {"SWITCHYARD_CACHE_DIR", "$XDG_CACHE_HOME/switchyard or ~/.cache/switchyard",

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdio>
+#include <cstring>
 #include <functional>
 
 #include "config.hpp"
@@ -36,6 +37,10 @@ struct Implementation {
 // only from the operands on the device): set before the run returns false with the data
 // untouched, so that the trace says "declines" rather than "failed".
 inline thread_local const char* declined_while_running = nullptr;
+
+// What a route's run adds to the trace of a call it ran (the devices it split the work over),
+// or null: set by the run, kept for the life of the process.
+inline thread_local const char* ran_as = nullptr;
 
 template <class Call>
 struct Implementations {
@@ -92,9 +97,14 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures,
   if (d.backend != Backend::fallback) {
     const Implementation<Call>* impl = d.backend == Backend::gpu ? gpu : cpu;
     declined_while_running = nullptr;
+    ran_as = nullptr;
     if (const char* why_not = impl->declines(call)) {
       d = fell_back(d.backend, "declines", why_not);
     } else if (impl->run(call)) {
+      if (ran_as) {
+        const std::size_t used = std::strlen(d.reason);
+        std::snprintf(d.reason + used, sizeof d.reason - used, "; %s", ran_as);
+      }
       record.set_decision(d);
       return;
     } else if (declined_while_running) {

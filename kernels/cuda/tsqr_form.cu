@@ -30,12 +30,13 @@ struct Layout {
 };
 
 // The block's output: put(r, c, VZ(r, c)) writes [X_b; 0](r, c) - VZ(r, c) to row row0 + r
-// of `out`, and says whether that value is a nonzero (or NaN) outside the matrix's first n
-// rows; mark(c) records that for column c, once per thread.
+// of `out`, and says whether that value is a nonzero (or NaN) outside the whole matrix's first n
+// rows (`out` starts rows_above rows into it); mark(c) records that for column c, once per
+// thread.
 template <class T, int N>
 struct Output {
   int n, height;
-  long long row0;
+  long long row0, rows_above;
   const T* xs;
   T* out;
   long long ld_out;
@@ -46,7 +47,7 @@ struct Output {
     const T top = r < N ? xs[r * Layout<T, N>::kStride + c] : T(0);
     const T value = top - product;
     out[row0 + r + c * ld_out] = value;
-    return row0 + r >= n && !(value == T(0));
+    return rows_above + row0 + r >= n && !(value == T(0));
   }
   __device__ void mark(int c) const { marks[c] = 1; }
 };
@@ -135,7 +136,7 @@ template <class T, int N>
 __global__ void __launch_bounds__(Tile<N>::kThreads, Tile<N>::kBlocksPerSm)
 form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* tau,
             const T* gram, const T* x, long long ldx, T* out, long long ld_out,
-            int* nonzero_columns) {
+            int* nonzero_columns, long long rows_above) {
   using Tile = tsqr::Tile<N>;
   using L = Layout<T, N>;
   constexpr int kStride = L::kStride;
@@ -263,7 +264,7 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
   __pipeline_wait_prior(0);
   __syncthreads();
 
-  const Output<T, N> output{n, height, row0, xs, out, ld_out, marks};
+  const Output<T, N> output{n, height, row0, rows_above, xs, out, ld_out, marks};
   if constexpr (L::kTensorCores) {
     product_on_tensor_cores<N>(vs, zs, output);
   } else {
@@ -277,12 +278,13 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
 template <class T, int N>
 cudaError_t launch(int m, int n, const T* v, long long ldv, int first_block, int blocks,
                    const T* tau, const T* gram, const T* x, long long ldx, T* out,
-                   long long ld_out, int* nonzero_columns, cudaStream_t stream) {
+                   long long ld_out, int* nonzero_columns, long long rows_above,
+                   cudaStream_t stream) {
   constexpr size_t bytes = Layout<T, N>::kBytes;
   const cudaError_t status = allow_shared_memory(form_blocks<T, N>, int(bytes));
   if (status != cudaSuccess) return status;
   form_blocks<T, N><<<blocks, Tile<N>::kThreads, bytes, stream>>>(
-      m, n, v, ldv, first_block, tau, gram, x, ldx, out, ld_out, nonzero_columns);
+      m, n, v, ldv, first_block, tau, gram, x, ldx, out, ld_out, nonzero_columns, rows_above);
   return cudaGetLastError();
 }
 
@@ -292,20 +294,23 @@ cudaError_t launch(int m, int n, const T* v, long long ldv, int first_block, int
 template <class T>
 cudaError_t tsqr_form_blocks(int m, int n, const T* v, long long ldv, int first_block, int blocks,
                              const T* tau, const T* gram, const T* x, long long ldx, T* out,
-                             long long ld_out, int* nonzero_columns, cudaStream_t stream) {
+                             long long ld_out, int* nonzero_columns, long long rows_above,
+                             cudaStream_t stream) {
   if (blocks <= 0) return cudaSuccess;
-  if (n <= 8) return tsqr::launch<T, 8>(m, n, v, ldv, first_block, blocks, tau, gram, x, ldx, out, ld_out, nonzero_columns, stream);
-  if (n <= 16) return tsqr::launch<T, 16>(m, n, v, ldv, first_block, blocks, tau, gram, x, ldx, out, ld_out, nonzero_columns, stream);
-  if (n <= 32) return tsqr::launch<T, 32>(m, n, v, ldv, first_block, blocks, tau, gram, x, ldx, out, ld_out, nonzero_columns, stream);
-  if (n <= 64) return tsqr::launch<T, 64>(m, n, v, ldv, first_block, blocks, tau, gram, x, ldx, out, ld_out, nonzero_columns, stream);
+  if (n <= 8) return tsqr::launch<T, 8>(m, n, v, ldv, first_block, blocks, tau, gram, x, ldx, out, ld_out, nonzero_columns, rows_above, stream);
+  if (n <= 16) return tsqr::launch<T, 16>(m, n, v, ldv, first_block, blocks, tau, gram, x, ldx, out, ld_out, nonzero_columns, rows_above, stream);
+  if (n <= 32) return tsqr::launch<T, 32>(m, n, v, ldv, first_block, blocks, tau, gram, x, ldx, out, ld_out, nonzero_columns, rows_above, stream);
+  if (n <= 64) return tsqr::launch<T, 64>(m, n, v, ldv, first_block, blocks, tau, gram, x, ldx, out, ld_out, nonzero_columns, rows_above, stream);
   return cudaErrorInvalidValue;
 }
 
 template cudaError_t tsqr_form_blocks<float>(int, int, const float*, long long, int, int,
                                              const float*, const float*, const float*, long long,
-                                             float*, long long, int*, cudaStream_t);
+                                             float*, long long, int*, long long,
+                                             cudaStream_t);
 template cudaError_t tsqr_form_blocks<double>(int, int, const double*, long long, int, int,
                                               const double*, const double*, const double*,
-                                              long long, double*, long long, int*, cudaStream_t);
+                                              long long, double*, long long, int*, long long,
+                                              cudaStream_t);
 
 }  // namespace switchyard::kernels

@@ -31,11 +31,13 @@ cudaError_t tsqr_factor_blocks(int m, int n, T* a, long long lda, int first_bloc
 // Blocks [first_block, first_block + blocks) of the m x n matrix v (factored by
 // tsqr_factor_blocks); out may be v itself. Where nonzero_columns is not null, column j's flag
 // is set when the block's output column j holds a nonzero (or NaN) outside rows [0, n) of the
-// matrix.
+// whole matrix, of which v's rows start rows_above rows in (0 unless v is one part of a matrix
+// split over devices).
 template <class T>
 cudaError_t tsqr_form_blocks(int m, int n, const T* v, long long ldv, int first_block, int blocks,
                              const T* tau, const T* gram, const T* x, long long ldx, T* out,
-                             long long ld_out, int* nonzero_columns, cudaStream_t stream);
+                             long long ld_out, int* nonzero_columns, long long rows_above,
+                             cudaStream_t stream);
 
 // Householder reconstruction of the explicit thin Q's top n x n block q1 (one thread block):
 // the LU factorization without pivoting Q1 - S = L U with s(j) = -sign(pivot j), written to lu

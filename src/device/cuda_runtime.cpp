@@ -1,6 +1,7 @@
 #include "device/cuda_runtime.hpp"
 
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -36,26 +37,38 @@ class Pool {
   std::vector<T> free_;
 };
 
-Pool<cudaStream_t>& streams() {
-  static auto* pool = new Pool<cudaStream_t>;
+// One pool per device, made on its first use.
+template <class T>
+Pool<T>& pool_of(int ordinal) {
+  static std::mutex mutex;
+  static auto* pools = new std::map<int, Pool<T>*>;
+  std::lock_guard<std::mutex> lock(mutex);
+  Pool<T>*& pool = (*pools)[ordinal];
+  if (!pool) pool = new Pool<T>;
   return *pool;
 }
 
-// Selects the device for the calling thread; the first time, also makes its memory pool keep
-// what calls free.
-cudaError_t use_device() {
-  static const cudaError_t prepared = [] {
-    cudaError_t status = cudaSetDevice(device_ordinal());
-    if (status != cudaSuccess) return status;
-    cudaMemPool_t pool;
-    status = cudaDeviceGetDefaultMemPool(&pool, device_ordinal());
-    if (status != cudaSuccess) return status;
-    std::uint64_t keep_everything = UINT64_MAX;
-    return cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything);
-  }();
-  if (prepared != cudaSuccess) return prepared;
-  return cudaSetDevice(device_ordinal());
+}  // namespace
+
+cudaError_t use_device(int ordinal) {
+  static std::mutex mutex;
+  static auto* prepared = new std::map<int, cudaError_t>;
+  cudaError_t status = cudaSetDevice(ordinal);
+  if (status != cudaSuccess) return status;
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto found = prepared->find(ordinal);
+  if (found != prepared->end()) return found->second;
+  cudaMemPool_t pool;
+  status = cudaDeviceGetDefaultMemPool(&pool, ordinal);
+  std::uint64_t keep_everything = UINT64_MAX;
+  if (status == cudaSuccess) {
+    status = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything);
+  }
+  (*prepared)[ordinal] = status;
+  return status;
 }
+
+namespace {
 
 // Why the kernels cannot run on the selected device, or empty: they need sm_80 (cp.async, FP64
 // mma), and this build's code for the device's architecture or PTX it can compile.
@@ -89,7 +102,7 @@ const char* unavailable() {
       cudaError_t status = cudaGetDeviceCount(&count);
       if (status != cudaSuccess) return "CUDA runtime: " + describe(status);
       if (count == 0) return std::string("no CUDA device");
-      status = use_device();
+      status = use_device(device_ordinal());
       if (status == cudaSuccess) status = cudaFree(nullptr);
       if (status != cudaSuccess) return "CUDA context: " + describe(status);
       return unsupported_device(probe_cuda_devices().cuda[std::size_t(device_ordinal())]);
@@ -103,6 +116,24 @@ const char* unavailable() {
 int device_ordinal() {
   const int count = int(probe_cuda_devices().cuda.size());
   return count > 0 ? config().device % count : 0;
+}
+
+const std::vector<int>& device_ordinals() {
+  static const std::vector<int> ordinals = [] {
+    const std::vector<CudaDevice>& present = probe_cuda_devices().cuda;
+    const int count = int(present.size());
+    std::vector<int> listed = config().devices;
+    if (config().all_devices) {
+      for (int d = 0; d < count; ++d) listed.push_back(d);
+    }
+    std::vector<int> usable;
+    for (int d : listed) {
+      if (count > 0 && present[std::size_t(d % count)].major >= 8) usable.push_back(d % count);
+    }
+    if (usable.empty()) usable.push_back(device_ordinal());
+    return usable;
+  }();
+  return ordinals;
 }
 
 std::string describe(cudaError_t status) {
@@ -134,10 +165,10 @@ cudaError_t follow_default_streams(cudaStream_t stream) {
 
 }  // namespace
 
-Stream::Stream() {
-  status_ = use_device();
+Stream::Stream(int ordinal) : ordinal_(ordinal) {
+  status_ = use_device(ordinal);
   if (status_ != cudaSuccess) return;
-  if (!streams().take(stream_)) {
+  if (!pool_of<cudaStream_t>(ordinal).take(stream_)) {
     // Non-blocking: the program's later work on its default stream is not held up by
     // Switchyard's, which every call finishes before it returns anyway.
     status_ = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
@@ -150,7 +181,7 @@ Stream::Stream() {
 }
 
 Stream::~Stream() {
-  if (stream_) streams().give(stream_);
+  if (stream_) pool_of<cudaStream_t>(ordinal_).give(stream_);
 }
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
@@ -168,24 +199,17 @@ struct Staging::Set {
   cudaEvent_t events[kSlots];
 };
 
-namespace {
-Pool<Staging::Set*>& staging_sets() {
-  static auto* pool = new Pool<Staging::Set*>;
-  return *pool;
-}
-}  // namespace
-
 void Staging::prepare() { device::prepare_staging(device::Family::cuda, kBytes); }
 
-Staging::Staging() {
-  if (!staging_sets().take(set_)) set_ = new Set{};
+Staging::Staging(int ordinal) : ordinal_(ordinal) {
+  if (!pool_of<Set*>(ordinal).take(set_)) set_ = new Set{};
 }
 
-Staging::~Staging() { staging_sets().give(set_); }
+Staging::~Staging() { pool_of<Set*>(ordinal_).give(set_); }
 
 cudaError_t Staging::pin() {
   if (set_->count > 0) return cudaSuccess;
-  cudaError_t status = use_device();
+  cudaError_t status = use_device(ordinal_);
   if (status != cudaSuccess) return status;
   const device::Phase timed(device::Family::cuda, "pinned staging");
   for (int i = 0; i < kSlots; ++i) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <exception>
 #include <string>
+#include <vector>
 
 namespace switchyard::cuda {
 
@@ -17,6 +18,14 @@ const char* unavailable();
 
 // The device calls run on: SWITCHYARD_DEVICE (or the MPI local rank) modulo the device count.
 int device_ordinal();
+
+// The devices one call may split its work over (SWITCHYARD_DEVICES), each able to run the
+// kernels; device_ordinal() alone by default. Probes once.
+const std::vector<int>& device_ordinals();
+
+// Makes `ordinal` the calling thread's device; the first time for each device, also makes its
+// memory pool keep what calls free.
+cudaError_t use_device(int ordinal);
 
 // "cudaErrorMemoryAllocation: out of memory".
 std::string describe(cudaError_t status);
@@ -44,11 +53,12 @@ bool run_guarded(std::string& error, Work&& work) {
   }
 }
 
-// A stream on the device, held by one call; streams are pooled, created on demand. Its work
+// A stream on a device (the call's, unless named), held by one call; streams are pooled per
+// device, created on demand. Its work
 // comes after what the program enqueued on its default streams before the call.
 class Stream {
  public:
-  Stream();
+  explicit Stream(int ordinal = device_ordinal());
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -56,6 +66,7 @@ class Stream {
   cudaStream_t get() const { return stream_; }
 
  private:
+  int ordinal_;
   cudaStream_t stream_ = nullptr;
   cudaError_t status_ = cudaSuccess;
 };
@@ -77,8 +88,8 @@ class DeviceBuffer {
   cudaError_t status_;
 };
 
-// A set of pinned host buffers for streaming host data through, held by one call; sets are
-// pooled and kept for the life of the process. A set is pinned whole on its first use: one
+// A set of pinned host buffers for streaming host data to and from a device (the call's, unless
+// named), held by one call; sets are pooled per device and kept for the life of the process. A set is pinned whole on its first use: one
 // registration of staging memory (staging_memory.hpp), the first set's faulted in while the
 // device started.
 class Staging {
@@ -95,7 +106,7 @@ class Staging {
   // Starts faulting in the first set's memory; the device's start calls it.
   static void prepare();
 
-  Staging();
+  explicit Staging(int ordinal = device_ordinal());
   ~Staging();
   Staging(const Staging&) = delete;
   Staging& operator=(const Staging&) = delete;
@@ -106,6 +117,7 @@ class Staging {
   cudaEvent_t event(int i) const;  // recorded after the slot's transfer is enqueued
 
  private:
+  int ordinal_;
   Set* set_ = nullptr;
 };
 

@@ -139,7 +139,7 @@ TYPED_TEST(TsqrGpuKernels, FormBlocksAppliesEachBlocksQ) {
     for (bool identity : {false, true}) {
       ASSERT_EQ(kernels::tsqr_form_blocks<T>(m, n, a.get(), m, 0, blocks, tau.get(), gram.get(),
                                              identity ? nullptr : device_x.get(), blocks * n,
-                                             out.get(), m, nullptr, nullptr),
+                                             out.get(), m, nullptr, 0, nullptr),
                 cudaSuccess);
       const std::vector<T> y = out.to_host();
       for (int b = 0; b < blocks; ++b) {

@@ -107,6 +107,28 @@ TEST(Config, DeviceFromExplicitVariableBeatsLocalRank) {
   EXPECT_EQ(c.device_source, "SWITCHYARD_DEVICE");
 }
 
+TEST(Config, DevicesToSplitOver) {
+  std::vector<std::string> warnings;
+  Config c = parse({}, warnings);
+  EXPECT_FALSE(c.all_devices);
+  EXPECT_TRUE(c.devices.empty());
+  c = parse({{"SWITCHYARD_DEVICES", "ALL"}}, warnings);
+  EXPECT_TRUE(c.all_devices);
+  c = parse({{"SWITCHYARD_DEVICES", "1,0,1"}}, warnings);
+  EXPECT_FALSE(c.all_devices);
+  EXPECT_EQ(c.devices, (std::vector<int>{1, 0, 1}));
+  EXPECT_EQ(parse({{"SWITCHYARD_DEVICES", "0, 1"}}, warnings).devices, (std::vector<int>{0, 1}));
+  EXPECT_TRUE(warnings.empty());
+  for (const char* bad : {"0,", ",1", "0,,1", "0;1", "-1", "one", "0 1"}) {
+    warnings.clear();
+    c = parse({{"SWITCHYARD_DEVICES", bad}}, warnings);
+    EXPECT_FALSE(c.all_devices) << bad;
+    EXPECT_TRUE(c.devices.empty()) << bad;
+    ASSERT_EQ(warnings.size(), 1u) << bad;
+    EXPECT_NE(warnings[0].find("SWITCHYARD_DEVICES='"), std::string::npos) << warnings[0];
+  }
+}
+
 TEST(Config, DeviceFromNodeLocalRankOfEachLauncher) {
   for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"}) {
     std::vector<std::string> warnings;

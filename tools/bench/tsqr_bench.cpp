@@ -1,6 +1,6 @@
 // switchyard bench tsqr [--precision d|s|ds] [--m-log2 LO:HI] [--n LIST] [--host-m-log2 LIST]
 //                       [--host-n LIST] [--fallback LIBRARY|none] [--repeat R] [--skip-device]
-//                       [--skip-host]
+//                       [--skip-host] [--devices all|LIST]
 //
 // Device-resident: A in device memory, xGEQRF through libswitchyard (the gpu route factors it
 // in place) against cusolverDnXgeqrf on the same matrix; the memory floor is A read and
@@ -8,6 +8,9 @@
 // Host-resident: A in pageable host memory, xGEQRF through libswitchyard against the fallback
 // library's own xGEQRF (OpenBLAS on the GPU machine); the PCIe floor is A sent and returned
 // once at the pinned host-to-device bandwidth measured here.
+// With --devices, host-resident xGEQRF split over those CUDA devices (SWITCHYARD_DEVICES) against
+// one device: each side a program calling dgeqrf through preloaded Switchyard
+// (switchyard-bench-call), the gpu route forced, with "check" each one's checksum of |R(j,j)|.
 // Each time is the best of R runs on a fresh copy of the same matrix; "check" is the largest
 // relative difference of |R(j,j)| between the two factorizations.
 #include "tsqr_bench.hpp"
@@ -21,11 +24,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bandwidth.hpp"
 #include "bench_util.hpp"
+#include "child_process.hpp"
 #include "device_fill.hpp"
 #include "qr/gpu/blocked_qr.hpp"
 
@@ -47,6 +53,7 @@ struct Options {
   std::vector<int> host_m_log2 = {20, 22, 23};
   std::vector<int> host_n = {16, 64};
   std::string fallback;
+  std::string devices;  // --devices: "" for one device only
   int repeat = 3;
   bool device = true, host = true;
 };
@@ -76,6 +83,8 @@ bool parse(int argc, char** argv, Options& o) {
       o.fallback = value, ++i;
     } else if (arg == "--repeat") {
       o.repeat = std::max(1, std::atoi(value)), ++i;
+    } else if (arg == "--devices") {
+      o.devices = value, ++i;
     } else {
       return false;
     }
@@ -277,6 +286,59 @@ void host_resident(const Options& o, const Bandwidths& bw, Geqrf<T>* fallback_ge
   }
 }
 
+// One program's dgeqrf/sgeqrf of m x n through preloaded Switchyard, forced to the gpu route, with
+// `devices` as SWITCHYARD_DEVICES ("" for one device): its best warm ms and checksum, or a
+// negative time when it failed.
+std::pair<double, double> program_geqrf(char precision, int m, int n, const std::string& devices,
+                                        int repeat) {
+  std::string command = "LD_PRELOAD=" + quoted(library_path()) + " SWITCHYARD_ROUTE_" +
+                        std::string(1, char(precision - 32)) + "GEQRF=gpu";
+  if (!devices.empty()) command += " SWITCHYARD_DEVICES=" + quoted(devices);
+  command += " " + quoted(sibling("switchyard-bench-call")) + " " + precision + "geqrf " +
+             std::to_string(m) + " " + std::to_string(n) + " 0 " + std::to_string(repeat) +
+             " 2>&1";
+  std::string output;
+  if (FILE* child = popen(command.c_str(), "r")) {
+    char buffer[4096];
+    while (std::fgets(buffer, sizeof buffer, child)) output += buffer;
+    if (pclose(child) != 0) return {-1, 0};
+  }
+  const std::size_t at = output.rfind("ms ");
+  if (at == std::string::npos) return {-1, 0};
+  std::istringstream words(output.substr(at + 3));
+  std::string word;
+  std::vector<double> times;
+  while (words >> word && word != "check") times.push_back(std::atof(word.c_str()));
+  double check = 0;
+  words >> check;
+  if (times.size() < 2) return {-1, 0};
+  return {*std::min_element(times.begin() + 1, times.end()), check};
+}
+
+template <class T>
+void split_over_devices(const Options& o) {
+  const char p = sizeof(T) == 4 ? 's' : 'd';
+  std::printf("\n%cgeqrf, host-resident (pageable), split over devices %s vs one device "
+              "(programs through preloaded Switchyard, best of %d warm calls)\n",
+              p, o.devices.c_str(), o.repeat);
+  std::printf("%9s %4s %10s %10s %8s %14s %14s\n", "m", "n", "split ms", "one ms", "speed-up",
+              "split check", "one check");
+  for (int lg : o.host_m_log2) {
+    for (int n : o.host_n) {
+      const int m = 1 << lg;
+      const auto [split, split_check] = program_geqrf(p, m, n, o.devices, o.repeat);
+      const auto [one, one_check] = program_geqrf(p, m, n, "", o.repeat);
+      if (split < 0 || one < 0) {
+        std::printf("%9d %4d   (a program failed)\n", m, n);
+        continue;
+      }
+      std::printf("%9d %4d %10.2f %10.2f %7.2fx %14.8e %14.8e\n", m, n, split, one, one / split,
+                  split_check, one_check);
+      std::fflush(stdout);
+    }
+  }
+}
+
 template <class T>
 Geqrf<T>* load_fallback(const std::string& library) {
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -294,7 +356,7 @@ int tsqr_main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: switchyard bench tsqr [--precision d|s|ds] [--m-log2 LO:HI] [--n LIST]\n"
                  "         [--host-m-log2 LIST] [--host-n LIST] [--fallback LIBRARY|none]\n"
-                 "         [--repeat R] [--skip-device] [--skip-host]\n");
+                 "         [--repeat R] [--skip-device] [--skip-host] [--devices all|LIST]\n");
     return 2;
   }
   int devices = 0;
@@ -318,7 +380,10 @@ int tsqr_main(int argc, char** argv) {
       if (p == 'd') device_resident<double>(o, bw, solver);
       else device_resident<float>(o, bw, solver);
     }
-    if (o.host) {
+    if (o.host && !o.devices.empty()) {
+      if (p == 'd') split_over_devices<double>(o);
+      else split_over_devices<float>(o);
+    } else if (o.host) {
       // "--fallback none" times Switchyard alone: the fallback can take minutes at n = 256.
       const bool timed = o.fallback != "none";
       Geqrf<double>* dgeqrf = p == 'd' && timed ? load_fallback<double>(o.fallback) : nullptr;

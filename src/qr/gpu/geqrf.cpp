@@ -14,15 +14,40 @@
 #include "qr/gpu/fallback_on_host.hpp"
 #include "qr/gpu/outcome.hpp"
 #include "qr/gpu/residence.hpp"
+#include "qr/gpu/split_tsqr.hpp"
 
 namespace switchyard {
 namespace qr::gpu {
+
+namespace {
+
+// "split over CUDA devices 0,1": the trace's note of a split call.
+const char* split_note(const std::vector<int>& devices) {
+  static const std::string note = [&] {
+    std::string text = "split over CUDA devices ";
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      text += (d ? "," : "") + std::to_string(devices[d]);
+    }
+    return text;
+  }();
+  return note.c_str();
+}
+
+}  // namespace
 
 template <class T>
 bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
   if (m < n || n < 1 || n > kMaxColumns || lda < m) {
     error = "invalid arguments";
     return false;
+  }
+  // A host matrix's rows are split over the devices SWITCHYARD_DEVICES names; device data stays
+  // on its device.
+  const std::vector<int>& devices = cuda::device_ordinals();
+  if (!cuda::device_accessible(a) && splits(devices, m, n)) {
+    if (!geqrf_split(devices, m, n, a, lda, tau, error)) return false;
+    ran_as = split_note(devices);
+    return true;
   }
   return cuda::run_guarded(error, [&] {
     Residence where;

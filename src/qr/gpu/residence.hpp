@@ -20,17 +20,20 @@
 
 namespace switchyard::qr::gpu {
 
-// One call's stream and, once a matrix in host memory needs them, its staging slots.
+// One call's stream on a device (the call's, unless named) and, once a matrix in host memory
+// needs them, its staging slots.
 class Residence {
  public:
+  explicit Residence(int ordinal = cuda::device_ordinal()) : ordinal_(ordinal), stream_(ordinal) {}
   cudaError_t status() const { return stream_.status(); }
   cudaStream_t stream() const { return stream_.get(); }
   cuda::Staging& staging() {
-    if (!staging_) staging_.emplace();
+    if (!staging_) staging_.emplace(ordinal_);
     return *staging_;
   }
 
  private:
+  int ordinal_;
   cuda::Stream stream_;
   std::optional<cuda::Staging> staging_;
 };

@@ -83,7 +83,7 @@ cudaError_t TsqrTree<T>::form_first_rows(const T* x) {
     const bool root = level == top;
     const cudaError_t status = kernels::tsqr_form_blocks(
         int(l.rows), n_, l.data, l.ld, 0, 1, l.tau, l.gram, root ? x : chain_,
-        root ? n_ : kTsqrBlockRows, chain_, kTsqrBlockRows, nullptr, stream_);
+        root ? n_ : kTsqrBlockRows, chain_, kTsqrBlockRows, nullptr, 0, stream_);
     if (status != cudaSuccess) return status;
   }
   return cudaSuccess;
@@ -95,7 +95,7 @@ cudaError_t TsqrTree<T>::reconstruct() {
 }
 
 template <class T>
-cudaError_t TsqrTree<T>::write_factors(const T* x, T* tau) {
+cudaError_t TsqrTree<T>::write_q(const T* x, long long rows_above) {
   cudaError_t status = cudaMemsetAsync(nonzero_, 0, sizeof(int) * std::size_t(n_), stream_);
   const std::size_t top = levels_.size() - 1;
   for (std::size_t level = top + 1; status == cudaSuccess && level-- > 0;) {
@@ -104,11 +104,21 @@ cudaError_t TsqrTree<T>::write_factors(const T* x, T* tau) {
     status = kernels::tsqr_form_blocks(int(l.rows), n_, l.data, l.ld, 0, l.blocks, l.tau, l.gram,
                                        root ? (x ? x : u_inverse_) : levels_[level + 1].data,
                                        root ? n_ : levels_[level + 1].ld, l.data, l.ld,
-                                       level == 0 ? nonzero_ : nullptr, stream_);
+                                       level == 0 ? nonzero_ : nullptr, rows_above, stream_);
   }
-  if (status != cudaSuccess) return status;
+  return status;
+}
+
+template <class T>
+cudaError_t TsqrTree<T>::write_top(T* tau) {
   const Level& leaves = levels_[0];
   return kernels::tsqr_finish(n_, lu_, s_, r_, nonzero_, leaves.data, leaves.ld, tau, stream_);
+}
+
+template <class T>
+cudaError_t TsqrTree<T>::write_factors(const T* x, T* tau) {
+  const cudaError_t status = write_q(x, 0);
+  return status == cudaSuccess ? write_top(tau) : status;
 }
 
 template <class T>

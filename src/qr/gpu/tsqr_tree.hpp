@@ -49,6 +49,12 @@ class TsqrTree {
   // 5. The tree's Q times x down to the leaves, written over A's rows (x null for inv(U): V2),
   //    then A's top n rows (V1 and S R) and tau (n elements, device).
   cudaError_t write_factors(const T* x, T* tau);
+  // 5 in its two halves, for a matrix whose rows are split over several trees (split_tsqr.hpp):
+  // the pass down, whose nonzero() flags count nonzeros past the whole matrix's first n rows
+  // (A's rows start rows_above rows into it), and the top rows and tau, from this tree's
+  // reconstruction, root_r() and nonzero().
+  cudaError_t write_q(const T* x, long long rows_above);
+  cudaError_t write_top(T* tau);
 
   // 2 to 5 for xGEQRF, once every leaf is factored.
   cudaError_t finish(T* tau);
@@ -56,6 +62,8 @@ class TsqrTree {
   // n x n, ld n, on the device.
   T* root_r() const { return r_; }
   T* u_inverse() const { return u_inverse_; }
+  // Per column, n flags on the device: write_q wrote a nonzero (or NaN) into V2.
+  int* nonzero() const { return nonzero_; }
 
  private:
   // One level: its matrix (A at level 0, the stacked R factors of the level below otherwise)

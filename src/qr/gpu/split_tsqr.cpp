@@ -1,0 +1,229 @@
+#include "qr/gpu/split_tsqr.hpp"
+
+#include <algorithm>
+#include <future>
+#include <memory>
+
+#include "qr/gpu/residence.hpp"
+#include "tsqr/cpu_leaf.hpp"
+
+namespace switchyard::qr::gpu {
+namespace {
+
+// Rows per share: a whole number of leaf blocks, so that each device's tree has the leaves one
+// device would have had there; the last share takes what is left.
+long long share_rows(long long m, std::size_t devices) {
+  const long long even = (m + (long long)devices - 1) / (long long)devices;
+  return (even + kTsqrBlockRows - 1) / kTsqrBlockRows * kTsqrBlockRows;
+}
+
+// One device's share of A's rows and what works on it there.
+template <class T>
+struct Share {
+  int ordinal;
+  long long first, rows;
+  std::unique_ptr<Residence> where;
+  std::unique_ptr<Operand<T>> on_a;
+  std::unique_ptr<TsqrTree<T>> tree;
+  std::unique_ptr<cuda::DeviceBuffer> small;  // n x n
+
+  cudaStream_t stream() const { return where->stream(); }
+  T* x() const { return static_cast<T*>(small->get()); }
+};
+
+// The shares' device objects, released with each one's device current, however the call ends.
+template <class T>
+struct Released {
+  std::vector<Share<T>>& shares;
+  ~Released() {
+    for (Share<T>& s : shares) {
+      cuda::use_device(s.ordinal);
+      s.tree.reset();
+      s.small.reset();
+      s.on_a.reset();
+      s.where.reset();
+    }
+  }
+};
+
+// step(share) for every share at once, each on its own thread with its device current; the
+// first error. A step's exception reaches the caller once every step has ended.
+template <class T, class Step>
+cudaError_t on_every_device(std::vector<Share<T>>& shares, Step&& step) {
+  std::vector<std::future<cudaError_t>> done;
+  for (Share<T>& share : shares) {
+    done.push_back(std::async(std::launch::async, [&step, &share] {
+      const cudaError_t status = cuda::use_device(share.ordinal);
+      return status == cudaSuccess ? step(share) : status;
+    }));
+  }
+  cudaError_t first = cudaSuccess;
+  for (std::future<cudaError_t>& d : done) d.wait();
+  for (std::future<cudaError_t>& d : done) {
+    const cudaError_t status = d.get();
+    if (first == cudaSuccess) first = status;
+  }
+  return first;
+}
+
+// step(share) for device 0's share, on this thread.
+template <class T, class Step>
+cudaError_t on_first_device(std::vector<Share<T>>& shares, Step&& step) {
+  const cudaError_t status = cuda::use_device(shares[0].ordinal);
+  return status == cudaSuccess ? step(shares[0]) : status;
+}
+
+// n x n column-major (ld n) copies between the host and the device, on `stream`.
+template <class T>
+cudaError_t put(const T* host, long long ld_host, T* device, int n, cudaStream_t stream) {
+  return cudaMemcpy2DAsync(device, sizeof(T) * n, host, sizeof(T) * ld_host, sizeof(T) * n, n,
+                           cudaMemcpyHostToDevice, stream);
+}
+template <class T>
+cudaError_t get(const T* device, T* host, long long ld_host, int n, cudaStream_t stream) {
+  return cudaMemcpy2DAsync(host, sizeof(T) * ld_host, device, sizeof(T) * n, sizeof(T) * n, n,
+                           cudaMemcpyDeviceToHost, stream);
+}
+
+// c = a b for n x n column-major matrices, a with leading dimension lda, b and c n.
+template <class T>
+void multiply(int n, const T* a, long long lda, const T* b, T* c) {
+  std::fill(c, c + std::size_t(n) * n, T(0));
+  for (int j = 0; j < n; ++j) {
+    for (int k = 0; k < n; ++k) {
+      const T bkj = b[k + std::size_t(j) * n];
+      for (int i = 0; i < n; ++i) c[i + std::size_t(j) * n] += a[i + k * lda] * bkj;
+    }
+  }
+}
+
+}  // namespace
+
+bool splits(const std::vector<int>& devices, long long m, int n) {
+  if (devices.size() < 2 || n > kSplitMaxColumns) return false;
+  const long long rows = share_rows(m, devices.size());
+  const long long last = m - rows * (long long)(devices.size() - 1);
+  return last >= std::max<long long>(n, 1) && rows >= n;
+}
+
+template <class T>
+bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T* tau,
+                 std::string& error) {
+  if (!splits(devices, m, n) || lda < m) {
+    error = "invalid arguments";
+    return false;
+  }
+  return cuda::run_guarded(error, [&] {
+    const int count = int(devices.size());
+    const long long rows = share_rows(m, devices.size());
+    std::vector<Share<T>> shares;
+    for (int d = 0; d < count; ++d) {
+      const long long first = rows * d;
+      shares.push_back({devices[std::size_t(d)], first, std::min(rows, m - first), {}, {}, {}, {}});
+    }
+    const Released<T> released{shares};
+    const std::size_t square = std::size_t(n) * n;
+    const long long stack_rows = (long long)count * n;
+
+    // 1. Each share up and reduced to its R, into the stack (zero below the diagonals).
+    std::vector<T> stack(std::size_t(stack_rows) * n, T(0));
+    cudaError_t status = on_every_device(shares, [&](Share<T>& s) {
+      s.where = std::make_unique<Residence>(s.ordinal);
+      if (s.where->status() != cudaSuccess) return s.where->status();
+      s.on_a = std::make_unique<Operand<T>>(*s.where, a + s.first, lda, s.rows, n);
+      if (s.on_a->status() != cudaSuccess) return s.on_a->status();
+      s.tree =
+          std::make_unique<TsqrTree<T>>(int(s.rows), n, s.on_a->get(), s.on_a->ld(), s.stream());
+      if (s.tree->status() != cudaSuccess) return s.tree->status();
+      s.small = std::make_unique<cuda::DeviceBuffer>(sizeof(T) * square, s.stream());
+      if (s.small->status() != cudaSuccess) return s.small->status();
+      cudaError_t step = s.on_a->arrive(n, kTsqrBlockRows, [&](long long first, long long rows) {
+        return s.tree->factor_leaves(first, rows);
+      });
+      if (step == cudaSuccess) step = s.tree->reduce();
+      const std::size_t index = std::size_t(&s - shares.data());
+      std::vector<T> r(square);
+      if (step == cudaSuccess) step = get(s.tree->root_r(), r.data(), n, n, s.stream());
+      step = cuda::wait(s.stream(), step);
+      if (step != cudaSuccess) return step;
+      for (int j = 0; j < n; ++j) {
+        for (int i = 0; i <= j; ++i) {
+          stack[index * n + i + std::size_t(j) * stack_rows] = r[i + std::size_t(j) * n];
+        }
+      }
+      return cudaSuccess;
+    });
+    if (status != cudaSuccess) return cuda::fail(error, "QR of each device's rows", status);
+
+    // 2. The stack's R and explicit Q, on the host.
+    std::vector<T> t(square), stack_tau(n), identity(square, T(0));
+    std::vector<T> work(
+        std::size_t(std::max(tsqr::factor_block_work(n), tsqr::multiply_q_work(n))));
+    for (int j = 0; j < n; ++j) identity[std::size_t(j) * n + j] = T(1);
+    tsqr::factor_block(int(stack_rows), n, stack.data(), int(stack_rows), stack_tau.data(),
+                       t.data(), n, work.data());
+    std::vector<T> r(square, T(0));
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i <= j; ++i)
+        r[i + std::size_t(j) * n] = stack[i + std::size_t(j) * stack_rows];
+    }
+    tsqr::multiply_q(int(stack_rows), n, stack.data(), int(stack_rows), t.data(), n,
+                     identity.data(), n, work.data());
+
+    // 3. Q1 = (device 0's Q) G_0, and Q1 - S = L U there.
+    std::vector<T> u_inverse(square);
+    status = on_first_device(shares, [&](Share<T>& s) {
+      cudaError_t step = put(stack.data(), stack_rows, s.x(), n, s.stream());
+      if (step == cudaSuccess) step = s.tree->form_first_rows(s.x());
+      if (step == cudaSuccess) step = s.tree->reconstruct();
+      if (step == cudaSuccess) step = get(s.tree->u_inverse(), u_inverse.data(), n, n, s.stream());
+      return cuda::wait(s.stream(), step);
+    });
+    if (status != cudaSuccess) return cuda::fail(error, "reconstruction", status);
+
+    // 4. V2 over every share, from G_d inv(U); the nonzero flags or-ed.
+    std::vector<int> flags(std::size_t(count) * n);
+    status = on_every_device(shares, [&](Share<T>& s) {
+      const std::size_t index = std::size_t(&s - shares.data());
+      std::vector<T> x(square);
+      multiply(n, stack.data() + index * n, stack_rows, u_inverse.data(), x.data());
+      cudaError_t step = put(x.data(), n, s.x(), n, s.stream());
+      if (step == cudaSuccess) step = s.tree->write_q(s.x(), s.first);
+      if (step == cudaSuccess) {
+        step = cudaMemcpyAsync(flags.data() + index * n, s.tree->nonzero(), sizeof(int) * n,
+                               cudaMemcpyDeviceToHost, s.stream());
+      }
+      return cuda::wait(s.stream(), step);
+    });
+    if (status != cudaSuccess) return cuda::fail(error, "V of each device's rows", status);
+    for (int d = 1; d < count; ++d) {
+      for (int j = 0; j < n; ++j) flags[std::size_t(j)] |= flags[std::size_t(d) * n + j];
+    }
+
+    // 5. V1, S R and tau on device 0, then every share back.
+    std::vector<T> host_tau;
+    status = on_first_device(shares, [&](Share<T>& s) {
+      cudaError_t step = cudaMemcpyAsync(s.tree->nonzero(), flags.data(), sizeof(int) * n,
+                                         cudaMemcpyHostToDevice, s.stream());
+      if (step == cudaSuccess) step = put(r.data(), n, s.tree->root_r(), n, s.stream());
+      T* const device_tau = s.x();  // x is spent: tau fits in its first column
+      if (step == cudaSuccess) step = s.tree->write_top(device_tau);
+      if (step == cudaSuccess) step = to_host(device_tau, n, host_tau, s.stream());
+      return cuda::wait(s.stream(), step);
+    });
+    if (status != cudaSuccess) return cuda::fail(error, "the top rows", status);
+    on_every_device(shares, [](Share<T>& s) {
+      s.on_a->write_back();
+      return cudaSuccess;
+    });
+    std::copy(host_tau.begin(), host_tau.end(), tau);
+    return true;
+  });
+}
+
+template bool geqrf_split<float>(const std::vector<int>&, int, int, float*, int, float*,
+                                 std::string&);
+template bool geqrf_split<double>(const std::vector<int>&, int, int, double*, int, double*,
+                                  std::string&);
+
+}  // namespace switchyard::qr::gpu

@@ -1,0 +1,41 @@
+#pragma once
+
+// xGEQRF of a host matrix whose rows are split over several CUDA devices (SWITCHYARD_DEVICES),
+// as one TSQR whose first level is the devices themselves:
+//
+// 1. Each device takes a contiguous share of the rows, streams it up through its own staging
+//    slots (its leaves factored as each chunk lands, as geqrf.cpp does on one device) and
+//    reduces it to an n x n R_d (tsqr_tree.hpp), all devices at once.
+// 2. On the host, the stack [R_0; ...; R_{D-1}] is factored by the CPU TSQR's kernels
+//    (tsqr/cpu_leaf.hpp) to A's R and the stack's explicit Q, of which slice d, G_d, turns the
+//    device's own Q into its rows of A's Q: Q_d [G_d; 0].
+// 3. Device 0 forms A's top n rows of Q, Q1, as its tree's Q times G_0, and factors Q1 - S = L U
+//    (the reconstruction of tsqr_tree.hpp, unchanged).
+// 4. Every device writes V2 = Q2 inv(U) over its share in one pass down its tree, starting from
+//    G_d inv(U); the devices' flags of nonzero V2 columns are or-ed on the host.
+// 5. Device 0 writes V1, S R and tau with those flags; then each share goes back to the caller,
+//    only once every device has succeeded, so a failure leaves A as it was.
+//
+// The output is xGEQRF's, as from one device: the same algorithm with one more tree level.
+
+#include <string>
+#include <vector>
+
+#include "qr/gpu/tsqr_tree.hpp"
+
+namespace switchyard::qr::gpu {
+
+// The widest matrix the split takes: one TSQR per device.
+constexpr int kSplitMaxColumns = kTsqrMaxColumns;
+
+// Whether an m x n matrix is split over `devices`: more than one device, n <= kSplitMaxColumns,
+// and a share of at least one leaf block and n rows for each.
+bool splits(const std::vector<int>& devices, long long m, int n);
+
+// xGEQRF of the host matrix A (m x n, splits(devices, m, n)), tau in host memory. False, with
+// A and tau untouched and `error` saying why, when a device step failed.
+template <class T>
+bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T* tau,
+                 std::string& error);
+
+}  // namespace switchyard::qr::gpu

@@ -1,0 +1,168 @@
+// The TSQR split over several devices (qr/gpu/split_tsqr.hpp) against reference LAPACK, judged
+// like the one-device TSQR (tests/unit/tsqr_checks.hpp). Each case runs on two and three shares
+// of this machine's device (a repeated device is another stream on it, the same algorithm), and
+// on every device when there are two or more. Skipped where there is no CUDA device.
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "device/cuda_runtime.hpp"
+#include "device/probe.hpp"
+#include "qr/gpu/split_tsqr.hpp"
+#include "tsqr_checks.hpp"
+
+namespace switchyard::tsqr {
+namespace {
+
+using namespace checks;
+
+[[maybe_unused]] const auto* const kPrintWorstRatios =
+    ::testing::AddGlobalTestEnvironment(new PrintWorstRatios);
+
+#define SKIP_WITHOUT_CUDA()                                         \
+  do {                                                              \
+    if (const char* why = cuda::unavailable()) GTEST_SKIP() << why; \
+  } while (0)
+
+// The device lists each case runs on.
+std::vector<std::vector<int>> device_lists() {
+  const int here = cuda::device_ordinal();
+  std::vector<std::vector<int>> lists = {{here, here}, {here, here, here}};
+  int count = 0;
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count >= 2) {
+    std::vector<int> every;
+    for (int d = 0; d < count; ++d) every.push_back(d);
+    lists.push_back(every);
+  }
+  return lists;
+}
+
+std::string named(const std::vector<int>& devices) {
+  std::string text = "devices";
+  for (int d : devices) text += " " + std::to_string(d);
+  return text;
+}
+
+// Factors `input` split over `devices` from host memory with lda > m (rows m..lda-1 must stay
+// as they were) and poisoned tau.
+template <class T>
+Factored<T> factor(const Matrix<double>& input, const std::vector<int>& devices) {
+  constexpr int kExtraLead = 3;
+  constexpr T kPadding = -99;
+  Factored<T> out{convert<T>(input, input.m + kExtraLead),
+                  std::vector<T>(std::size_t(input.n), std::numeric_limits<T>::quiet_NaN())};
+  Matrix<T>& a = out.a;
+  for (int j = 0; j < a.n; ++j) std::fill(&a(0, j) + a.m, &a(0, j) + a.ld, kPadding);
+  EXPECT_TRUE(qr::gpu::splits(devices, a.m, a.n));
+  std::string error;
+  EXPECT_TRUE(qr::gpu::geqrf_split(devices, a.m, a.n, a.ptr(), a.ld, out.tau.data(), error))
+      << error;
+  for (int j = 0; j < a.n; ++j) {
+    EXPECT_TRUE(std::all_of(&a(0, j) + a.m, &a(0, j) + a.ld, [](T x) { return x == kPadding; }));
+  }
+  return out;
+}
+
+enum class CompareToGeqrf { kYes, kNo };
+
+// The contract on every device list; twice on the same list gives the same bits.
+template <class T>
+void check(const Matrix<double>& input, CompareToGeqrf compare) {
+  SCOPED_TRACE(::testing::Message() << input.m << " x " << input.n);
+  const Matrix<T> a = convert<T>(input, input.m);
+  for (const std::vector<int>& devices : device_lists()) {
+    SCOPED_TRACE(named(devices));
+    const Factored<T> first = factor<T>(input, devices);
+    const Factored<T> again = factor<T>(input, devices);
+    EXPECT_TRUE(first.a.data == again.a.data &&
+                std::memcmp(first.tau.data(), again.tau.data(), sizeof(T) * a.n) == 0);
+    const Factored<T> packed{convert<T>(first.a, first.a.m), first.tau};
+    expect_lapack_contract(a, packed);
+    if (compare == CompareToGeqrf::kYes) expect_matches_reference(a, packed);
+  }
+}
+
+template <class T>
+class SplitTsqrGpu : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(SplitTsqrGpu, Precisions);
+
+// Shares of one leaf block and of many; a last share shorter than the others, down to n rows.
+TYPED_TEST(SplitTsqrGpu, ShapeSweep) {
+  SKIP_WITHOUT_CUDA();
+  for (int n : {1, 3, 8, 17, 32, 45, 64}) {
+    for (int m : {600, 512 + n, 4096 + 77, 70000}) {
+      check<TypeParam>(gaussian(m, n, unsigned(1000 * n + m)), CompareToGeqrf::kYes);
+    }
+  }
+}
+
+TYPED_TEST(SplitTsqrGpu, HardMatrices) {
+  SKIP_WITHOUT_CUDA();
+  check<TypeParam>(with_condition(100000, 32, 1e12, 6), CompareToGeqrf::kNo);
+  check<TypeParam>(with_rank(100000, 40, 13, 8), CompareToGeqrf::kNo);
+  check<TypeParam>(with_zero_columns(50000, 24, {0, 5, 23}, 10), CompareToGeqrf::kNo);
+  check<TypeParam>(Matrix<double>(20000, 12), CompareToGeqrf::kYes);
+}
+
+// An upper triangular matrix comes back bit for bit unchanged with tau = 0, as from xGEQRF: no
+// share finds a nonzero in V2.
+TYPED_TEST(SplitTsqrGpu, AlreadyReducedColumnsGiveZeroTau) {
+  SKIP_WITHOUT_CUDA();
+  const Matrix<double> input = upper_triangular(40000, 10, 13);
+  for (const std::vector<int>& devices : device_lists()) {
+    SCOPED_TRACE(named(devices));
+    const Factored<TypeParam> f = factor<TypeParam>(input, devices);
+    for (int j = 0; j < input.n; ++j) {
+      EXPECT_EQ(f.tau[j], TypeParam(0)) << j;
+      for (int i = 0; i < input.m; ++i) {
+        EXPECT_EQ(f.a(i, j), TypeParam(input(i, j))) << i << "," << j;
+      }
+    }
+  }
+}
+
+// The only entry below the diagonal is the first row of the second share: its own tree sees it
+// in its top n rows, which the whole matrix's V2 includes, so column 0 gets a real reflector.
+TYPED_TEST(SplitTsqrGpu, NonzeroInTheTopRowsOfALaterShare) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  const int m = 4096, n = 6;
+  Matrix<double> input = upper_triangular(m, n, 21);
+  input(2048, 0) = 0.75;  // two shares of 2048 rows
+  const std::vector<int> devices(2, cuda::device_ordinal());
+  const Factored<T> f = factor<T>(input, devices);
+  EXPECT_NE(f.tau[0], T(0));
+  const Matrix<T> a = convert<T>(input, input.m);
+  expect_lapack_contract(a, Factored<T>{convert<T>(f.a, f.a.m), f.tau});
+}
+
+TEST(SplitTsqrRules, WhenAMatrixIsSplit) {
+  EXPECT_FALSE(qr::gpu::splits({0}, 1 << 20, 32));     // one device
+  EXPECT_FALSE(qr::gpu::splits({0, 1}, 1 << 20, 65));  // wider than one tree
+  EXPECT_TRUE(qr::gpu::splits({0, 1}, 1 << 20, 64));
+  EXPECT_TRUE(qr::gpu::splits({0, 1}, 512 + 64, 64));   // last share exactly n rows
+  EXPECT_FALSE(qr::gpu::splits({0, 1}, 512 + 63, 64));  // one short
+  EXPECT_FALSE(qr::gpu::splits({0, 1, 2}, 300, 1));     // a share with no rows
+  EXPECT_TRUE(qr::gpu::splits({0, 0}, 257, 1));
+}
+
+TYPED_TEST(SplitTsqrGpu, RefusesWithoutTouchingA) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  std::vector<T> a(1000 * 4, T(1)), tau(4, T(7));
+  std::string error;
+  EXPECT_FALSE(qr::gpu::geqrf_split<T>({0}, 1000, 4, a.data(), 1000, tau.data(), error));
+  EXPECT_FALSE(qr::gpu::geqrf_split<T>({0, 0}, 1000, 4, a.data(), 999, tau.data(), error));
+  EXPECT_TRUE(std::all_of(a.begin(), a.end(), [](T x) { return x == T(1); }));
+  EXPECT_TRUE(std::all_of(tau.begin(), tau.end(), [](T x) { return x == T(7); }));
+}
+
+}  // namespace
+}  // namespace switchyard::tsqr
