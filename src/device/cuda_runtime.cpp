@@ -1,7 +1,9 @@
 #include "device/cuda_runtime.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
+#include <thread>
 #include <mutex>
 #include <vector>
 
@@ -134,6 +136,31 @@ const std::vector<int>& device_ordinals() {
     return usable;
   }();
   return ordinals;
+}
+
+std::vector<int> started_device_ordinals() {
+  static std::atomic<bool> started{false};
+  static std::once_flag once;
+  const std::vector<int>& all = device_ordinals();
+  if (all.size() < 2) return all;
+  std::call_once(once, [&all] {
+    const auto start_others = [&all] {
+      for (int ordinal : all) {
+        if (ordinal == device_ordinal()) continue;
+        if (use_device(ordinal) != cudaSuccess || cudaFree(nullptr) != cudaSuccess ||
+            Staging(ordinal).pin() != cudaSuccess) {
+          return;  // calls stay on one device
+        }
+      }
+      started = true;
+    };
+    try {
+      std::thread(start_others).detach();
+    } catch (const std::exception&) {
+      // No thread to spare: calls stay on one device.
+    }
+  });
+  return started ? all : std::vector<int>{device_ordinal()};
 }
 
 std::string describe(cudaError_t status) {

@@ -23,6 +23,11 @@ int device_ordinal();
 // kernels; device_ordinal() alone by default. Probes once.
 const std::vector<int>& device_ordinals();
 
+// device_ordinals() once every one of them has started; until then the call's device alone. The
+// first ask starts the others on a helper thread (their contexts and staging), so that no call
+// waits for, or pays, another device's start.
+std::vector<int> started_device_ordinals();
+
 // Makes `ordinal` the calling thread's device; the first time for each device, also makes its
 // memory pool keep what calls free.
 cudaError_t use_device(int ordinal);

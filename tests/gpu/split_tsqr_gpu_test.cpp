@@ -153,6 +153,14 @@ TEST(SplitTsqrRules, WhenAMatrixIsSplit) {
   EXPECT_TRUE(qr::gpu::splits({0, 0}, 257, 1));
 }
 
+TEST(SplitTsqrRules, WhenASplitPays) {
+  constexpr std::size_t kShare = qr::gpu::kSplitMinBytesPerDevice;
+  EXPECT_FALSE(qr::gpu::pays_to_split(100 * kShare, 1));
+  EXPECT_TRUE(qr::gpu::pays_to_split(2 * kShare, 2));
+  EXPECT_FALSE(qr::gpu::pays_to_split(2 * kShare - 1, 2));
+  EXPECT_TRUE(qr::gpu::pays_to_split(3 * kShare, 3));
+}
+
 TYPED_TEST(SplitTsqrGpu, RefusesWithoutTouchingA) {
   SKIP_WITHOUT_CUDA();
   using T = TypeParam;

@@ -41,12 +41,15 @@ bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
     error = "invalid arguments";
     return false;
   }
-  // A host matrix's rows are split over the devices SWITCHYARD_DEVICES names; device data stays
-  // on its device.
-  const std::vector<int>& devices = cuda::device_ordinals();
-  if (!cuda::device_accessible(a) && splits(devices, m, n)) {
-    if (!geqrf_split(devices, m, n, a, lda, tau, error)) return false;
-    ran_as = split_note(devices);
+  // A large host matrix's rows are split over the devices SWITCHYARD_DEVICES names, once they
+  // have started (the first such call starts them; it and those until they are up run on one
+  // device); device data stays on its device.
+  const std::vector<int>& wanted = cuda::device_ordinals();
+  if (!cuda::device_accessible(a) && splits(wanted, m, n) &&
+      pays_to_split(sizeof(T) * std::size_t(m) * std::size_t(n), wanted.size()) &&
+      cuda::started_device_ordinals().size() == wanted.size()) {
+    if (!geqrf_split(wanted, m, n, a, lda, tau, error)) return false;
+    ran_as = split_note(wanted);
     return true;
   }
   return cuda::run_guarded(error, [&] {

@@ -106,6 +106,10 @@ bool splits(const std::vector<int>& devices, long long m, int n) {
   return last >= std::max<long long>(n, 1) && rows >= n;
 }
 
+bool pays_to_split(std::size_t bytes, std::size_t devices) {
+  return devices >= 2 && bytes / devices >= kSplitMinBytesPerDevice;
+}
+
 template <class T>
 bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T* tau,
                  std::string& error) {
