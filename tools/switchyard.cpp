@@ -37,7 +37,7 @@ int usage(FILE* out, int status) {
       "usage: switchyard run [--trace[=PATH]] [--report] [--] PROGRAM [ARGS...]\n"
       "       switchyard info\n"
       "       switchyard calibrate [--fallback LIBRARY]\n"
-      "       switchyard bench tsqr|qr|cg|gemm|routing|transfers [OPTIONS]\n"
+      "       switchyard bench tsqr|qr|cg|gemm|routing|transfers|pdgeqrf [OPTIONS]\n"
       "       switchyard tune [--precision d|s] [--device N] [--budget MINUTES]\n"
       "       switchyard gen-fem NX NY NZ [--mtx=PATH] [--solve] [...]\n"
       "\n"
@@ -101,6 +101,7 @@ const char* command_help(const std::string& command) {
            "  gemm       the gemm route against cuBLAS, CLBlast and NVBLAS\n"
            "  routing    the router's choice against the other route, cold and warm\n"
            "  transfers  host-device transfer and pinning rates\n"
+           "  pdgeqrf    ScaLAPACK's pdgeqrf under mpirun, alone and with Switchyard preloaded\n"
            "example: switchyard bench routing --fallback libopenblas.so.0 --quick\n";
   }
   if (command == "tune") {

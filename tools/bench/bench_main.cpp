@@ -7,6 +7,7 @@
 #include "qr_bench.hpp"
 #include "routing_bench.hpp"
 #include "gemm_bench.hpp"
+#include "pdgeqrf_bench.hpp"
 #include "transfers_bench.hpp"
 #include "tsqr_bench.hpp"
 
@@ -26,10 +27,13 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "routing") == 0) {
     return switchyard::bench::routing_main(argc - 2, argv + 2);
   }
+  if (argc >= 2 && std::strcmp(argv[1], "pdgeqrf") == 0) {
+    return switchyard::bench::pdgeqrf_main(argc - 2, argv + 2);
+  }
   if (argc >= 2 && std::strcmp(argv[1], "transfers") == 0) {
     return switchyard::bench::transfers_main(argc - 2, argv + 2);
   }
   std::fprintf(stderr,
-               "usage: switchyard bench tsqr|qr|cg|gemm|routing|transfers [options]   (switchyard bench NAME --help)\n");
+               "usage: switchyard bench tsqr|qr|cg|gemm|routing|transfers|pdgeqrf [options]   (switchyard bench NAME --help)\n");
   return 2;
 }
