@@ -13,14 +13,10 @@
 #include "cg_kernels.hpp"
 #include "cg_reference.hpp"
 #include "device/cuda_runtime.hpp"
+#include "skip_without_cuda.hpp"
 
 namespace switchyard::cg {
 namespace {
-
-#define SKIP_WITHOUT_CUDA()                                                 \
-  do {                                                                      \
-    if (const char* why = switchyard::cuda::unavailable()) GTEST_SKIP() << why; \
-  } while (0)
 
 template <class T>
 struct DeviceArray {

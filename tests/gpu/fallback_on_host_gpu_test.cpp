@@ -16,6 +16,7 @@
 #include "device/cuda_runtime.hpp"
 #include "fallback.hpp"
 #include "reference_lapack.hpp"
+#include "skip_without_cuda.hpp"
 
 extern "C" {
 // Switchyard's, linked.
@@ -35,11 +36,6 @@ namespace {
 // Set before the library's first call reads its configuration.
 const bool routes_set = setenv("SWITCHYARD_ROUTE_DGEQRF", "fallback", 1) == 0 &&
                         setenv("SWITCHYARD_ROUTE_DGEMM", "fallback", 1) == 0;
-
-#define SKIP_WITHOUT_CUDA()                                         \
-  do {                                                              \
-    if (const char* why = cuda::unavailable()) GTEST_SKIP() << why; \
-  } while (0)
 
 std::vector<double> gaussian(std::size_t count, unsigned seed) {
   std::mt19937_64 engine(seed);

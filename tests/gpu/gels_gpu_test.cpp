@@ -21,16 +21,12 @@
 #include "fallback.hpp"
 #include "qr/gpu/least_squares.hpp"
 #include "tsqr_checks.hpp"
+#include "skip_without_cuda.hpp"
 
 namespace switchyard::qr {
 namespace {
 
 using namespace tsqr::checks;
-
-#define SKIP_WITHOUT_CUDA()                                         \
-  do {                                                              \
-    if (const char* why = cuda::unavailable()) GTEST_SKIP() << why; \
-  } while (0)
 
 template <class Fn>
 Fn* lapack_symbol(const char* name) {

@@ -14,6 +14,7 @@
 #include "device/cuda_runtime.hpp"
 #include "qr/gpu/drivers.hpp"
 #include "tsqr_checks.hpp"
+#include "skip_without_cuda.hpp"
 
 namespace switchyard::qr {
 namespace {
@@ -22,11 +23,6 @@ using namespace tsqr::checks;
 
 [[maybe_unused]] const auto* const kPrintWorstRatios =
     ::testing::AddGlobalTestEnvironment(new PrintWorstRatios);
-
-#define SKIP_WITHOUT_CUDA()                                         \
-  do {                                                              \
-    if (const char* why = cuda::unavailable()) GTEST_SKIP() << why; \
-  } while (0)
 
 template <class T>
 constexpr T kPoison = T(-7.25e3);

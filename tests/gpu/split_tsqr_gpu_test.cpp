@@ -16,6 +16,7 @@
 #include "device/probe.hpp"
 #include "qr/gpu/split_tsqr.hpp"
 #include "tsqr_checks.hpp"
+#include "skip_without_cuda.hpp"
 
 namespace switchyard::tsqr {
 namespace {
@@ -24,11 +25,6 @@ using namespace checks;
 
 [[maybe_unused]] const auto* const kPrintWorstRatios =
     ::testing::AddGlobalTestEnvironment(new PrintWorstRatios);
-
-#define SKIP_WITHOUT_CUDA()                                         \
-  do {                                                              \
-    if (const char* why = cuda::unavailable()) GTEST_SKIP() << why; \
-  } while (0)
 
 // The device lists each case runs on.
 std::vector<std::vector<int>> device_lists() {
@@ -49,24 +45,15 @@ std::string named(const std::vector<int>& devices) {
   return text;
 }
 
-// Factors `input` split over `devices` from host memory with lda > m (rows m..lda-1 must stay
-// as they were) and poisoned tau.
+// Factors `input` split over `devices` from host memory, with lda > m.
 template <class T>
 Factored<T> factor(const Matrix<double>& input, const std::vector<int>& devices) {
-  constexpr int kExtraLead = 3;
-  constexpr T kPadding = -99;
-  Factored<T> out{convert<T>(input, input.m + kExtraLead),
-                  std::vector<T>(std::size_t(input.n), std::numeric_limits<T>::quiet_NaN())};
-  Matrix<T>& a = out.a;
-  for (int j = 0; j < a.n; ++j) std::fill(&a(0, j) + a.m, &a(0, j) + a.ld, kPadding);
-  EXPECT_TRUE(qr::gpu::splits(devices, a.m, a.n));
-  std::string error;
-  EXPECT_TRUE(qr::gpu::geqrf_split(devices, a.m, a.n, a.ptr(), a.ld, out.tau.data(), error))
-      << error;
-  for (int j = 0; j < a.n; ++j) {
-    EXPECT_TRUE(std::all_of(&a(0, j) + a.m, &a(0, j) + a.ld, [](T x) { return x == kPadding; }));
-  }
-  return out;
+  return factor_padded<T>(input, 3, [&](Matrix<T>& a, std::vector<T>& tau) {
+    EXPECT_TRUE(qr::gpu::splits(devices, a.m, a.n));
+    std::string error;
+    EXPECT_TRUE(qr::gpu::geqrf_split(devices, a.m, a.n, a.ptr(), a.ld, tau.data(), error))
+        << error;
+  });
 }
 
 enum class CompareToGeqrf { kYes, kNo };

@@ -18,6 +18,7 @@
 #include "qr/gpu/drivers.hpp"
 #include "tsqr_checks.hpp"
 #include "tsqr_kernels.hpp"
+#include "skip_without_cuda.hpp"
 
 namespace switchyard::tsqr {
 namespace {
@@ -28,11 +29,6 @@ using namespace checks;
     ::testing::AddGlobalTestEnvironment(new PrintWorstRatios);
 
 constexpr int kBlockRows = kernels::kTsqrBlockRows;
-
-#define SKIP_WITHOUT_CUDA()                                         \
-  do {                                                              \
-    if (const char* why = cuda::unavailable()) GTEST_SKIP() << why; \
-  } while (0)
 
 // Device memory holding a copy of host data.
 template <class T>
@@ -205,27 +201,19 @@ enum class Residence { kHost, kDevice };
 // were) and poisoned tau, or from device memory.
 template <class T>
 Factored<T> factor(const Matrix<double>& input, Residence where) {
-  constexpr int kExtraLead = 3;
-  constexpr T kPadding = -99;
-  Factored<T> out{convert<T>(input, input.m + kExtraLead),
-                  std::vector<T>(std::size_t(input.n), std::numeric_limits<T>::quiet_NaN())};
-  Matrix<T>& a = out.a;
-  for (int j = 0; j < a.n; ++j) std::fill(&a(0, j) + a.m, &a(0, j) + a.ld, kPadding);
-  std::string error;
-  if (where == Residence::kHost) {
-    EXPECT_TRUE(qr::gpu::geqrf_gpu(a.m, a.n, a.ptr(), a.ld, out.tau.data(), error)) << error;
-  } else {
-    DeviceArray<T> device_a(a.data), device_tau(out.tau);
+  return factor_padded<T>(input, 3, [&](Matrix<T>& a, std::vector<T>& tau) {
+    std::string error;
+    if (where == Residence::kHost) {
+      EXPECT_TRUE(qr::gpu::geqrf_gpu(a.m, a.n, a.ptr(), a.ld, tau.data(), error)) << error;
+      return;
+    }
+    DeviceArray<T> device_a(a.data), device_tau(tau);
     EXPECT_TRUE(cuda::device_accessible(device_a.get()));
     EXPECT_TRUE(qr::gpu::geqrf_gpu(a.m, a.n, device_a.get(), a.ld, device_tau.get(), error))
         << error;
     a.data = device_a.to_host();
-    out.tau = device_tau.to_host();
-  }
-  for (int j = 0; j < a.n; ++j) {
-    EXPECT_TRUE(std::all_of(&a(0, j) + a.m, &a(0, j) + a.ld, [](T x) { return x == kPadding; }));
-  }
-  return out;
+    tau = device_tau.to_host();
+  });
 }
 
 enum class CompareToGeqrf { kYes, kNo };

@@ -16,16 +16,12 @@
 #include "device/cuda_runtime.hpp"
 #include "pivoted_checks.hpp"
 #include "qr/gpu/drivers.hpp"
+#include "skip_without_cuda.hpp"
 
 namespace switchyard::tsqr {
 namespace {
 
 using namespace checks;
-
-#define SKIP_WITHOUT_CUDA()                                         \
-  do {                                                              \
-    if (const char* why = cuda::unavailable()) GTEST_SKIP() << why; \
-  } while (0)
 
 constexpr int kExtraRows = 3;  // lda - m: rows the factorization must leave alone
 constexpr float kPadding = -99;

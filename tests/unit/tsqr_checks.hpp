@@ -348,6 +348,22 @@ struct Factored {
   std::vector<T> tau;
 };
 
+// `factor(a, tau)` run on `input` held with `extra_lead` rows past m (lda - m), which are set to
+// -99 and must come back so, and with tau poisoned with NaN.
+template <class T, class Factor>
+Factored<T> factor_padded(const Matrix<double>& input, int extra_lead, Factor&& factor) {
+  constexpr T kPadding = -99;
+  Factored<T> out{convert<T>(input, input.m + extra_lead),
+                  std::vector<T>(std::size_t(input.n), std::numeric_limits<T>::quiet_NaN())};
+  Matrix<T>& a = out.a;
+  for (int j = 0; j < a.n; ++j) std::fill(&a(0, j) + a.m, &a(0, j) + a.ld, kPadding);
+  factor(a, out.tau);
+  for (int j = 0; j < a.n; ++j) {
+    EXPECT_TRUE(std::all_of(&a(0, j) + a.m, &a(0, j) + a.ld, [](T x) { return x == kPadding; }));
+  }
+  return out;
+}
+
 template <class T>
 void expect_valid_tau(const std::vector<T>& tau) {
   for (std::size_t j = 0; j < tau.size(); ++j) {

@@ -31,21 +31,14 @@ struct Run {
 
 template <class T>
 Factored<T> factor(const Matrix<double>& input, const Run& run) {
-  Factored<T> out{convert<T>(input, input.m + run.extra_lead),
-                  std::vector<T>(std::size_t(input.n), std::numeric_limits<T>::quiet_NaN())};
-  Matrix<T>& a = out.a;
-  constexpr T kPadding = -99;  // rows m..lda-1, which factor_cpu must leave alone
-  for (int j = 0; j < a.n; ++j) std::fill(&a(0, j) + a.m, &a(0, j) + a.ld, kPadding);
-  const Lapack<T> lapack = Reference<T>::table();
-  const int status = run.block_rows == kDefaultBlockRows
-                         ? factor_cpu(a.m, a.n, a.ptr(), a.ld, out.tau.data(), lapack, run.threads)
-                         : factor_cpu_with_block_rows(a.m, a.n, a.ptr(), a.ld, out.tau.data(),
-                                                      lapack, run.threads, run.block_rows);
-  EXPECT_EQ(status, kOk);
-  for (int j = 0; j < a.n; ++j) {
-    EXPECT_TRUE(std::all_of(&a(0, j) + a.m, &a(0, j) + a.ld, [](T x) { return x == kPadding; }));
-  }
-  return out;
+  return factor_padded<T>(input, run.extra_lead, [&](Matrix<T>& a, std::vector<T>& tau) {
+    const Lapack<T> lapack = Reference<T>::table();
+    const int status = run.block_rows == kDefaultBlockRows
+                           ? factor_cpu(a.m, a.n, a.ptr(), a.ld, tau.data(), lapack, run.threads)
+                           : factor_cpu_with_block_rows(a.m, a.n, a.ptr(), a.ld, tau.data(),
+                                                        lapack, run.threads, run.block_rows);
+    EXPECT_EQ(status, kOk);
+  });
 }
 
 enum class CompareToGeqrf { kYes, kNo };
