@@ -3,8 +3,8 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
-#include <thread>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "build_info.hpp"

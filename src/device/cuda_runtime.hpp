@@ -59,8 +59,8 @@ bool run_guarded(std::string& error, Work&& work) {
 }
 
 // A stream on a device (the call's, unless named), held by one call; streams are pooled per
-// device, created on demand. Its work
-// comes after what the program enqueued on its default streams before the call.
+// device, created on demand. Its work comes after what the program enqueued on its default
+// streams before the call.
 class Stream {
  public:
   explicit Stream(int ordinal = device_ordinal());
@@ -94,9 +94,9 @@ class DeviceBuffer {
 };
 
 // A set of pinned host buffers for streaming host data to and from a device (the call's, unless
-// named), held by one call; sets are pooled per device and kept for the life of the process. A set is pinned whole on its first use: one
-// registration of staging memory (staging_memory.hpp), the first set's faulted in while the
-// device started.
+// named), held by one call; sets are pooled per device and kept for the life of the process. A
+// set is pinned whole on its first use: one registration of staging memory
+// (staging_memory.hpp), the first set's faulted in while the device started.
 class Staging {
  public:
   // Sixteen slots of 4 MiB: fifteen host copies in flight while one slot transfers. Host copies

@@ -1,7 +1,8 @@
 // The row blocks of the CPU TSQR (cpu_tsqr.hpp) and what working on them takes: how A's rows
 // are cut into cache-sized blocks, the padded copies the kernels work on, and the worker
-// threads that take the blocks one at a time. Shared by the one-process TSQR and the local
-// stage of the distributed one (scalapack/distributed_tsqr.hpp).
+// threads that take the blocks one at a time. Shared by the one-process TSQR, the local stage
+// of the distributed one (scalapack/distributed_tsqr.hpp), and the host stage of the TSQR split
+// over devices (qr/gpu/split_tsqr.hpp).
 #pragma once
 
 #include <algorithm>

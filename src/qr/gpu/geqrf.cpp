@@ -45,9 +45,9 @@ bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
   // have started (the first such call starts them; it and those until they are up run on one
   // device); device data stays on its device.
   const std::vector<int>& wanted = cuda::device_ordinals();
-  if (!cuda::device_accessible(a) && splits(wanted, m, n) &&
+  if (splits(wanted, m, n) &&
       pays_to_split(sizeof(T) * std::size_t(m) * std::size_t(n), wanted.size()) &&
-      cuda::started_device_ordinals().size() == wanted.size()) {
+      !cuda::device_accessible(a) && cuda::started_device_ordinals().size() == wanted.size()) {
     if (!geqrf_split(wanted, m, n, a, lda, tau, error)) return false;
     ran_as = split_note(wanted);
     return true;

@@ -6,6 +6,7 @@
 
 #include "qr/gpu/residence.hpp"
 #include "tsqr/cpu_leaf.hpp"
+#include "tsqr/cpu_row_blocks.hpp"
 
 namespace switchyard::qr::gpu {
 namespace {
@@ -150,11 +151,7 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
       if (step == cudaSuccess) step = get(s.tree->root_r(), r.data(), n, n, s.stream());
       step = cuda::wait(s.stream(), step);
       if (step != cudaSuccess) return step;
-      for (int j = 0; j < n; ++j) {
-        for (int i = 0; i <= j; ++i) {
-          stack[index * n + i + std::size_t(j) * stack_rows] = r[i + std::size_t(j) * n];
-        }
-      }
+      tsqr::copy_upper_triangle(n, r.data(), n, stack.data() + index * n, stack_rows);
       return cudaSuccess;
     });
     if (status != cudaSuccess) return cuda::fail(error, "QR of each device's rows", status);
@@ -167,10 +164,7 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
     tsqr::factor_block(int(stack_rows), n, stack.data(), int(stack_rows), stack_tau.data(),
                        t.data(), n, work.data());
     std::vector<T> r(square, T(0));
-    for (int j = 0; j < n; ++j) {
-      for (int i = 0; i <= j; ++i)
-        r[i + std::size_t(j) * n] = stack[i + std::size_t(j) * stack_rows];
-    }
+    tsqr::copy_upper_triangle(n, stack.data(), stack_rows, r.data(), n);
     tsqr::multiply_q(int(stack_rows), n, stack.data(), int(stack_rows), t.data(), n,
                      identity.data(), n, work.data());
 
