@@ -69,12 +69,8 @@ Timing run(int ranks, int log2_rows, int n, int repeat, bool preload) {
   }
   command += " " + quoted(sibling("pdgeqrf-timing")) + " --repeat " + std::to_string(repeat) +
              " " + std::to_string(log2_rows) + "x" + std::to_string(n) + " 2>&1";
-  std::string output;
-  if (FILE* child = popen(command.c_str(), "r")) {
-    char buffer[4096];
-    while (std::fgets(buffer, sizeof buffer, child)) output += buffer;
-    if (pclose(child) != 0) output.clear();
-  }
+  const ChildOutput child = output_of(command);
+  const std::string output = child.status == 0 ? child.text : "";
   const std::size_t best = output.find("best of");
   const std::size_t colon = best == std::string::npos ? best : output.find(": ", best);
   if (colon == std::string::npos ||

@@ -307,31 +307,25 @@ Run run_child(const Shape& shape, const std::string& environment, double warm_up
   command += " " + quoted(sibling("switchyard-bench-call")) + " " + shape.call;
   for (const std::string& a : shape.args) command += " " + a;
   command += " " + std::to_string(warm_up_s * 1e3) + " " + std::to_string(repeat) + " 2>&1";
-  std::string output;
-  if (FILE* child = popen(command.c_str(), "r")) {
-    char buffer[4096];
-    while (std::fgets(buffer, sizeof buffer, child)) output += buffer;
-    const int status = pclose(child);
+  const ChildOutput child = output_of(command);
+  if (child.started) {
+    std::string output = child.text;
     // The report, when asked for, comes last (at exit, on stderr; the child has flushed its
     // line of times by then).
     if (const std::size_t r = output.find("switchyard report\n"); r != std::string::npos) {
       run.nested = summarize_report(output.substr(output.find('\n', r) + 1), run.all_in_fallback);
       output.erase(r);
     }
-    std::istringstream words(
-        output.substr(output.rfind("ms ") == std::string::npos ? 0 : output.rfind("ms ")));
-    std::string word;
-    std::vector<double> times;
-    words >> word;  // "ms"
-    while (words >> word && word != "check") times.push_back(std::atof(word.c_str()));
-    words >> run.check >> word >> run.calls;
-    run.ran = status == 0 && int(times.size()) == repeat + 1;
+    const CallTimes t = call_times(output);
+    run.check = t.check;
+    run.calls = t.calls;
+    run.ran = child.status == 0 && int(t.ms.size()) == repeat + 1;
     if (run.ran) {
-      run.cold = times[0];
-      run.warm = repeat > 0 ? *std::min_element(times.begin() + 1, times.end()) : run.cold;
+      run.cold = t.ms[0];
+      run.warm = repeat > 0 ? *std::min_element(t.ms.begin() + 1, t.ms.end()) : run.cold;
     } else {
       run.error = output.substr(0, output.find('\n'));
-      if (run.error.empty()) run.error = "exit status " + std::to_string(status);
+      if (run.error.empty()) run.error = "exit status " + std::to_string(child.status);
     }
   }
   if (traced) read_trace(trace, shape.routine, run);

@@ -24,7 +24,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -297,22 +296,11 @@ std::pair<double, double> program_geqrf(char precision, int m, int n, const std:
   command += " " + quoted(sibling("switchyard-bench-call")) + " " + precision + "geqrf " +
              std::to_string(m) + " " + std::to_string(n) + " 0 " + std::to_string(repeat) +
              " 2>&1";
-  std::string output;
-  if (FILE* child = popen(command.c_str(), "r")) {
-    char buffer[4096];
-    while (std::fgets(buffer, sizeof buffer, child)) output += buffer;
-    if (pclose(child) != 0) return {-1, 0};
-  }
-  const std::size_t at = output.rfind("ms ");
-  if (at == std::string::npos) return {-1, 0};
-  std::istringstream words(output.substr(at + 3));
-  std::string word;
-  std::vector<double> times;
-  while (words >> word && word != "check") times.push_back(std::atof(word.c_str()));
-  double check = 0;
-  words >> check;
-  if (times.size() < 2) return {-1, 0};
-  return {*std::min_element(times.begin() + 1, times.end()), check};
+  const ChildOutput child = output_of(command);
+  if (child.status != 0 || child.text.rfind("ms ") == std::string::npos) return {-1, 0};
+  const CallTimes t = call_times(child.text);
+  if (t.ms.size() < 2) return {-1, 0};
+  return {*std::min_element(t.ms.begin() + 1, t.ms.end()), t.check};
 }
 
 template <class T>
