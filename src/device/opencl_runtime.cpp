@@ -218,6 +218,7 @@ int choose_device(const std::vector<DeviceInfo>& devices, const std::string& cho
 Buffer& Buffer::operator=(Buffer&& o) noexcept {
   if (this != &o) {
     this->~Buffer();
+    owner_ = o.owner_;
     mem_ = o.mem_;
     bytes_ = o.bytes_;
     o.mem_ = nullptr;
@@ -226,10 +227,7 @@ Buffer& Buffer::operator=(Buffer&& o) noexcept {
 }
 
 Buffer::~Buffer() {
-  if (mem_) {
-    const char* why = nullptr;
-    runtime(&why)->give_back(mem_, bytes_);
-  }
+  if (mem_) owner_->give_back(mem_, bytes_);
 }
 
 bool Runtime::start(std::string& why) {
@@ -246,8 +244,12 @@ bool Runtime::start(std::string& why) {
     why = "SWITCHYARD_OPENCL_DEVICE='" + choice + "' names no OpenCL device";
     return false;
   }
-  info_ = devices[chosen];
-  device_ = ids[chosen];
+  return open(devices[chosen], ids[chosen], why);
+}
+
+bool Runtime::open(const DeviceInfo& info, cl_device_id device, std::string& why) {
+  info_ = info;
+  device_ = device;
   cl_int r = CL_SUCCESS;
   context_ = api_->CreateContext(nullptr, 1, &device_, nullptr, nullptr, &r);
   if (r != CL_SUCCESS) {
@@ -275,7 +277,7 @@ Buffer Runtime::acquire(std::size_t bytes, std::string& error) {
       }
     }
     if (best != free_.end()) {
-      Buffer b(best->mem, best->bytes);
+      Buffer b(this, best->mem, best->bytes);
       free_bytes_ -= best->bytes;
       free_.erase(best);
       return b;
@@ -298,7 +300,7 @@ Buffer Runtime::acquire(std::size_t bytes, std::string& error) {
     error = "clCreateBuffer of " + std::to_string(bytes) + " bytes failed: " + error_name(r);
     return Buffer();
   }
-  return Buffer(mem, bytes);
+  return Buffer(this, mem, bytes);
 }
 
 void Runtime::give_back(cl_mem mem, std::size_t bytes) {
@@ -388,6 +390,51 @@ Runtime* runtime(const char** why) {
   }();
   if (!started) *why = failure.c_str();
   return started;
+}
+
+std::vector<Runtime*> split_runtimes(std::string& why) {
+  static std::string failure;
+  static const std::vector<Runtime*> made = []() -> std::vector<Runtime*> {
+    const char* unstarted = nullptr;
+    Runtime* main = runtime(&unstarted);
+    if (!main) {
+      failure = unstarted;
+      return {};
+    }
+    std::vector<cl_device_id> ids;
+    const std::vector<DeviceInfo> all = enumerate(main->cl(), &ids, failure);
+    std::vector<std::size_t> alike;  // positions in `all` of the devices like main's
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (all[i].platform == main->device().platform && all[i].name == main->device().name) {
+        alike.push_back(i);
+      }
+    }
+    std::vector<int> ordinals = config().devices;
+    if (config().all_devices) {
+      for (std::size_t d = 0; d < alike.size(); ++d) ordinals.push_back(int(d));
+    }
+    if (ordinals.size() < 2 || alike.empty()) {
+      failure = "SWITCHYARD_DEVICES names fewer than two devices";
+      return {};
+    }
+    std::vector<Runtime*> runtimes;
+    bool main_taken = false;
+    for (int ordinal : ordinals) {
+      const std::size_t at = alike[std::size_t(ordinal) % alike.size()];
+      if (!main_taken && ids[at] == main->device_id()) {
+        main_taken = true;
+        runtimes.push_back(main);
+        continue;
+      }
+      Runtime* r = new Runtime();  // kept until exit, as runtime() is
+      r->api_ = &main->cl();
+      if (!r->open(all[at], ids[at], failure)) return {};
+      runtimes.push_back(r);
+    }
+    return runtimes;
+  }();
+  why = failure;
+  return made;
 }
 
 }  // namespace switchyard::opencl

@@ -86,13 +86,17 @@ std::vector<DeviceInfo> list_devices(std::string& why);
 // else the first device. -1 when nothing matches.
 int choose_device(const std::vector<DeviceInfo>& devices, const std::string& choice);
 
-// A device buffer taken from the runtime's pool; released back on destruction.
+class Runtime;
+
+// A device buffer taken from a runtime's pool; released back to it on destruction.
 class Buffer {
  public:
   Buffer() = default;
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
-  Buffer(Buffer&& o) noexcept : mem_(o.mem_), bytes_(o.bytes_) { o.mem_ = nullptr; }
+  Buffer(Buffer&& o) noexcept : owner_(o.owner_), mem_(o.mem_), bytes_(o.bytes_) {
+    o.mem_ = nullptr;
+  }
   Buffer& operator=(Buffer&& o) noexcept;
   ~Buffer();
   cl_mem get() const { return mem_; }
@@ -100,7 +104,8 @@ class Buffer {
 
  private:
   friend class Runtime;
-  Buffer(cl_mem mem, std::size_t bytes) : mem_(mem), bytes_(bytes) {}
+  Buffer(Runtime* owner, cl_mem mem, std::size_t bytes) : owner_(owner), mem_(mem), bytes_(bytes) {}
+  Runtime* owner_ = nullptr;  // the runtime whose pool it goes back to
   cl_mem mem_ = nullptr;
   std::size_t bytes_ = 0;
 };
@@ -126,8 +131,11 @@ class Runtime {
 
  private:
   friend Runtime* runtime(const char** why);
+  friend std::vector<Runtime*> split_runtimes(std::string& why);
   Runtime() = default;
   bool start(std::string& why);
+  // Its context and queue on `device`.
+  bool open(const DeviceInfo& info, cl_device_id device, std::string& why);
 
   const Api* api_ = nullptr;
   DeviceInfo info_;
@@ -147,5 +155,15 @@ class Runtime {
 // The process's OpenCL runtime, started on first use; null with the reason
 // (kept for the life of the process) in `*why` when no device can run.
 Runtime* runtime(const char** why);
+
+// The runtimes one call may split its work over, one for each entry of SWITCHYARD_DEVICES in
+// its order. Entry i runs on ordinal devices[i], modulo their count, of the devices of
+// runtime()'s platform that have its device's name (a split shares the work evenly, so only
+// devices alike take part). The first entry on runtime()'s own device is runtime() itself;
+// every other entry is a runtime of its own, context and queue made here on the first call, so
+// that a repeated ordinal is a second context on the same device (how the tests split over one
+// device). Empty, the reason in `why`, with fewer than two entries or when one can not start;
+// the same list on every later call.
+std::vector<Runtime*> split_runtimes(std::string& why);
 
 }  // namespace switchyard::opencl

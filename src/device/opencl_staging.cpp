@@ -1,5 +1,7 @@
 #include "device/opencl_staging.hpp"
 
+#include <map>
+
 #include "device/staging_memory.hpp"
 #include "device/startup.hpp"
 
@@ -46,16 +48,17 @@ bool Staging::start(Runtime& rt, std::string& error) {
 
 Staging* staging(Runtime& rt, std::string& error) {
   static std::mutex mutex;
-  static Staging* made = nullptr;
+  static std::map<const Runtime*, Staging*> made;
   std::lock_guard<std::mutex> lock(mutex);
-  if (made) return made;
+  const auto found = made.find(&rt);
+  if (found != made.end()) return found->second;
   // Kept until exit, as the runtime is; a failed start keeps what it made
   // (the context owns it) and the next call tries again.
   Staging* s = new Staging();
   const device::Phase timed(device::Family::opencl, "pinned staging");
   if (!s->start(rt, error)) return nullptr;
-  made = s;
-  return made;
+  made.emplace(&rt, s);
+  return s;
 }
 
 void hold(const Api& cl, PinnedSlot& slot, cl_event event) {

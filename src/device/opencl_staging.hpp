@@ -11,7 +11,7 @@
 // transfers`, where a fresh CL_MEM_ALLOC_HOST_PTR buffer costs as much to pin
 // as cudaMallocHost).
 //
-// Made on the first streamed call and kept until exit, like the runtime.
+// Made on a runtime's first streamed call and kept until exit, like the runtime.
 #pragma once
 
 #include <cstddef>
@@ -52,8 +52,8 @@ class Staging {
   cl_mem pinned_ = nullptr;
 };
 
-// The staging of `rt`'s device, made on first use; null with the reason in
-// `error` when it can not be made (then it is tried again on the next call).
+// The staging of the runtime `rt` (each runtime has its own), made on first use; null with the
+// reason in `error` when it can not be made (then it is tried again on the next call).
 Staging* staging(Runtime& rt, std::string& error);
 
 // Replaces `slot.last` by `event` (which the slot now holds a reference to).

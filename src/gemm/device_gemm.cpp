@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "gemm/inplace_kernel_source.hpp"
 
@@ -88,9 +89,9 @@ bool enqueue_pack(opencl::Runtime& rt, Kernels& kernels, Operand which, bool tra
 
 Kernels* kernels_for(opencl::Runtime& rt, const KernelParams& p, std::string& error) {
   static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<Kernels>> built;
-  const std::string key =
-      std::string(p.precision == Precision::f64 ? "d " : "s ") + describe(p);
+  static std::map<std::pair<const opencl::Runtime*, std::string>, std::unique_ptr<Kernels>> built;
+  const auto key = std::make_pair(
+      &rt, std::string(p.precision == Precision::f64 ? "d " : "s ") + describe(p));
   std::lock_guard<std::mutex> lock(mutex);
   auto found = built.find(key);
   if (found != built.end()) return found->second.get();

@@ -1,12 +1,17 @@
 // The gpu route of sgemm/dgemm: the copy kernels and the generated TN kernel
 // on the OpenCL device, host operands streamed through pinned slots
 // (streamed_gemm.hpp), with the kernel parameters of the device's tuning
-// entry. Taken automatically when the cost model (cost_model.hpp) gives the
-// device, start-up included when it is cold, less time than the fallback on
-// this host (route.cpp), and never on an OpenCL CPU device (PoCL), where it
-// runs only when forced.
+// entry; a large product is split over several devices when
+// SWITCHYARD_DEVICES names them (split_gemm.hpp). Taken automatically when
+// the cost model (cost_model.hpp) gives the device, start-up included when it
+// is cold, less time than the fallback on this host (route.cpp), and never on
+// an OpenCL CPU device (PoCL), where it runs only when forced.
+#include <atomic>
 #include <cstdio>
+#include <exception>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "calls.hpp"
@@ -19,6 +24,7 @@
 #include "gemm/device_gemm.hpp"
 #include "gemm/finish_blocks.hpp"
 #include "gemm/opencl_route.hpp"
+#include "gemm/split_gemm.hpp"
 #include "gemm/streamed_gemm.hpp"
 #include "gemm/tuning_db.hpp"
 #include "info_hooks.hpp"
@@ -43,6 +49,68 @@ GemmFn<T>* fallback_gemm() {
   }
 }
 
+// The shares a call may split over (SWITCHYARD_DEVICES), once every one has started with its
+// kernels of T and its staging. The first call that asks starts them on a helper thread; it and
+// every call until they are up run on one device. Empty without SWITCHYARD_DEVICES, and for
+// good when a device can not start.
+template <class T>
+std::vector<gemm::Share> started_shares(opencl::Runtime& main) {
+  static std::atomic<bool> ready{false};
+  static std::vector<gemm::Share> shares;
+  static std::once_flag once;
+  if (!config().all_devices && config().devices.empty()) return {};
+  std::call_once(once, [&main] {
+    const auto start = [&main] {
+      std::string why;
+      std::vector<gemm::Share> made;
+      for (opencl::Runtime* rt : opencl::split_runtimes(why)) {
+        gemm::Kernels* kernels = gemm::kernels_for(*rt, selection<T>(main).entry.params, why);
+        if (!kernels || !opencl::staging(*rt, why)) return;  // calls stay on one device
+        made.push_back({rt, kernels});
+      }
+      shares = std::move(made);
+      ready = !shares.empty();
+    };
+    try {
+      std::thread(start).detach();
+    } catch (const std::exception&) {
+      // No thread to spare: calls stay on one device.
+    }
+  });
+  return ready ? shares : std::vector<gemm::Share>{};
+}
+
+// "split over OpenCL devices 0,0,1": the trace's note of a split call.
+const char* split_note(const std::vector<gemm::Share>& shares) {
+  static const std::string note = [&] {
+    std::string text = "split over OpenCL devices ";
+    for (std::size_t s = 0; s < shares.size(); ++s) {
+      text += (s ? "," : "") + std::to_string(shares[s].rt->device().index);
+    }
+    return text;
+  }();
+  return note.c_str();
+}
+
+// The call on the devices: split over several when they have started and the product pays for
+// it, else on one. True when all of C is written; else the blocks left as given in `unwritten`.
+template <class T>
+bool run_on_devices(opencl::Runtime& rt, gemm::Kernels& kernels, const GemmCall<T>& g,
+                    std::vector<gemm::CBlock>& unwritten, std::string& error) {
+  const std::vector<gemm::Share> shares = started_shares<T>(rt);
+  if (gemm::pays_to_split(g.m, g.n, g.k, sizeof(T), shares.size())) {
+    if (!gemm::gemm_split<T>(shares, g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b,
+                             g.ldb, g.beta, g.c, g.ldc, unwritten, error)) {
+      return false;
+    }
+    ran_as = split_note(shares);
+    return true;
+  }
+  return gemm::gemm_streamed<T>(rt, kernels, g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a,
+                                g.lda, g.b, g.ldb, g.beta, g.c, g.ldc,
+                                gemm::default_plan(kernels.params, g.n), unwritten, error);
+}
+
 // A failure before any of C was written returns false, C untouched, and the
 // whole call runs in the fallback. A failure after that can not hand the
 // call back (beta C would be read where C already holds the result), so the
@@ -54,12 +122,7 @@ bool run(const GemmCall<T>& g) {
   std::string error;
   std::vector<gemm::CBlock> unwritten;
   gemm::Kernels* kernels = gemm::kernels_for(*rt, selection<T>(*rt).entry.params, error);
-  if (kernels &&
-      gemm::gemm_streamed<T>(*rt, *kernels, g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a,
-                             g.lda, g.b, g.ldb, g.beta, g.c, g.ldc,
-                             gemm::default_plan(kernels->params, g.n), unwritten, error)) {
-    return true;
-  }
+  if (kernels && run_on_devices(*rt, *kernels, g, unwritten, error)) return true;
   const char name = sizeof(T) == 8 ? 'd' : 's';
   if (!kernels || gemm::untouched(unwritten, g.m, g.n)) {
     std::fprintf(stderr, "switchyard: %cgemm on the OpenCL device failed (%s); running it in the "

@@ -1,5 +1,6 @@
 // switchyard bench gemm [--precision d|s|ds] [--n LIST] [--repeat R] [--skip-host]
-//                       [--nvblas LIB] [--cpu-blas LIB]
+//                       [--nvblas LIB|none] [--cpu-blas LIB] [--host-n LIST]
+//                       [--devices all|LIST]
 //
 // Device-resident: A, B and C in device memory, C <- alpha op(A) op(B) + beta C
 // for NN, NT, TN and TT at m = n = k in LIST (default 1024,2048,4096,8192)
@@ -17,8 +18,9 @@
 // Host-resident: the route's whole call (streamed through pinned slots) from
 // pageable host memory against NVBLAS (LIB, default
 // /usr/local/cuda/lib64/libnvblas.so, with the CPU BLAS LIB, default
-// libblas.so.3), for n = 4096 and 8192 in double precision
-// (gemm_host_bench.hpp).
+// libblas.so.3; "none" skips it), for n in the --host-n LIST (default 4096,
+// 8192) in double precision, and with --devices split over those devices
+// (SWITCHYARD_DEVICES) against one device (gemm_host_bench.hpp).
 #include "gemm_bench.hpp"
 
 #include "bench_util.hpp"
@@ -257,6 +259,8 @@ int gemm_main(int argc, char** argv) {
   int repeat = 3;
   bool host = true;
   std::string nvblas = "/usr/local/cuda/lib64/libnvblas.so", cpu_blas = "libblas.so.3";
+  std::vector<int> host_sizes = {4096, 8192};
+  std::string devices;
   if (argc == 3 && std::strcmp(argv[0], "--dgemm-once") == 0) {
     return gemm_once(std::atoi(argv[1]), std::atoi(argv[2]));
   }
@@ -272,19 +276,24 @@ int gemm_main(int argc, char** argv) {
       sizes = parse_list(argv[++i]);
     } else if (a == "--repeat" && i + 1 < argc) {
       repeat = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--host-n" && i + 1 < argc) {
+      host_sizes = parse_list(argv[++i]);
+    } else if (a == "--devices" && i + 1 < argc) {
+      devices = argv[++i];
     } else if (a == "--skip-host") {
       host = false;
     } else {
       std::fprintf(stderr,
                    "usage: switchyard bench gemm [--precision d|s|ds] [--n LIST] [--repeat R] "
-                   "[--skip-host] [--nvblas LIB] [--cpu-blas LIB]\n");
+                   "[--skip-host] [--nvblas LIB|none] [--cpu-blas LIB] [--host-n LIST] "
+                   "[--devices all|LIST]\n");
       return 2;
     }
   }
   // The host-resident children run first: while this process held its
   // OpenCL and CUDA contexts, the route's call in a child ran 100 times
   // slower (1548 ms against 15 ms for n = 4096 on the H200).
-  if (host) gemm_host_resident(repeat, nvblas, cpu_blas);
+  if (host) gemm_host_resident(host_sizes, repeat, nvblas, cpu_blas, devices);
   if (precisions.find_first_of("ds") == std::string::npos) return 0;
   const char* why = nullptr;
   opencl::Runtime* rt = opencl::runtime(&why);
