@@ -45,9 +45,10 @@ struct Config {
   std::string fallback_path;    // "" (the next library in the program)
   int device = 0;
   std::string device_source;    // which variable chose the device, or "default"
-  // SWITCHYARD_DEVICES: the CUDA devices one call may split its work over. Empty: the one
-  // device above; all_devices: every device; else these ordinals (a repeat is a second stream
-  // on the same device), reduced modulo the device count when devices start.
+  // SWITCHYARD_DEVICES: the devices one call may split its work over (CUDA devices for the QR
+  // routes, OpenCL devices like the chosen one for gemm). Empty: the one device above;
+  // all_devices: every device; else these ordinals (a repeat is a second stream or context on
+  // the same device), reduced modulo the device count when devices start.
   bool all_devices = false;
   std::vector<int> devices;
   std::string opencl_device;    // SWITCHYARD_OPENCL_DEVICE: number or name part; "" first GPU

@@ -20,7 +20,7 @@ struct Implementation {
   const char* (*unusable)();                  // why it cannot run now, or null
   const char* (*declines)(const Call& call);  // why it cannot take this call, or null
   bool (*run)(const Call& call);              // false: failed, data untouched
-  const char* forced_only = nullptr;          // why auto routing does not pick it, or null
+  const char* (*forced_only)() = nullptr;     // why auto routing does not pick it, or null
   bool (*pays)(const Shape& s, char* why, std::size_t size) = nullptr;  // a last say, or null
   const RouteCost* cost = nullptr;  // the route's cost, weighed against the fallback's
   // Whether the call's operands are in device or managed memory, found without starting a

@@ -264,8 +264,8 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
   const auto takes = [&](Backend b, const Alternative& other) {
     const Candidate& c = b == Backend::gpu ? gpu : cpu;
     if (!c.registered) return false;
-    if (c.forced_only) {
-      if (!why_not_accelerated) why_not_accelerated = c.forced_only;
+    if (const char* why = c.forced_only ? c.forced_only() : nullptr) {
+      if (!why_not_accelerated) why_not_accelerated = why;
       return false;
     }
     char costly[sizeof Decision::reason];

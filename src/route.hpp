@@ -57,7 +57,8 @@ struct Candidate {
   // Why it cannot run now (no device...), or null. Asked only when the
   // router would otherwise pick it, since the answer may start a device.
   const char* (*unusable)() = nullptr;
-  const char* forced_only = nullptr;  // why auto routing does not pick it, or null
+  // Why auto routing does not pick it, found without starting anything, or null.
+  const char* (*forced_only)() = nullptr;
   // The route's cost model, asked in auto routing once the route is usable:
   // false (and why in `why`) when the call would be faster in the fallback.
   // Null: every shape past the thresholds pays.

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "config.hpp"
 #include "device/opencl_staging.hpp"
@@ -184,6 +186,34 @@ std::string error_name(cl_int code) {
     default: break;
   }
   return std::string(name) + " (" + std::to_string(code) + ")";
+}
+
+bool icds_allow_gpu(const std::filesystem::path& vendors, bool named, bool nvidia_driver) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(vendors, ec)) return named;  // no ICD at all, unless named otherwise
+  for (const fs::directory_entry& e : fs::directory_iterator(vendors, ec)) {
+    if (e.path().extension() != ".icd") continue;
+    std::ifstream icd(e.path());
+    std::string library;
+    std::getline(icd, library);
+    if (lower(library).find("pocl") == std::string::npos || nvidia_driver) return true;
+  }
+  return false;
+}
+
+bool gpu_possible() {
+  static const bool possible = [] {
+    // Loaders configured by a list of libraries are not second-guessed.
+    if (std::getenv("OCL_ICD_FILENAMES")) return true;
+    for (const char* name : {"OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH"}) {
+      if (const char* v = std::getenv(name); v && *v) {
+        return icds_allow_gpu(v, true, std::filesystem::exists("/dev/nvidiactl"));
+      }
+    }
+    return icds_allow_gpu("/etc/OpenCL/vendors", false, std::filesystem::exists("/dev/nvidiactl"));
+  }();
+  return possible;
 }
 
 std::vector<DeviceInfo> list_devices(std::string& why) {

@@ -12,6 +12,7 @@
 #include <CL/cl.h>
 
 #include <cstddef>
+#include <filesystem>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -76,6 +77,19 @@ struct DeviceInfo {
   unsigned long long global_memory = 0;
   unsigned long long max_allocation = 0;
 };
+
+// Whether an OpenCL GPU can be present, found without loading OpenCL: false when every
+// platform the ICD loader would load is PoCL, whose devices are the host's cores (unless an
+// NVIDIA driver is present for PoCL's CUDA device), or there is none. Loading PoCL to learn
+// that costs tens of milliseconds (its LLVM), which a program on a machine without a GPU
+// would pay at its first large gemm.
+bool gpu_possible();
+
+// The rule itself: the ICD files (*.icd, each naming a library) in `vendors` allow a GPU unless
+// all of them name PoCL and there is no NVIDIA driver. A `vendors` that is not a folder allows
+// one when a variable `named` it (a loader configured otherwise), and not when it is the
+// default folder, missing (no platform at all).
+bool icds_allow_gpu(const std::filesystem::path& vendors, bool named, bool nvidia_driver);
 
 // Every device of every platform, in the order SWITCHYARD_OPENCL_DEVICE
 // numbers them, or empty with the reason in `why`.

@@ -137,8 +137,9 @@ bool run(const GemmCall<T>& g) {
 }
 
 template <class T>
-const Implementation<GemmCall<T>> opencl_gemm{unusable<T>, declines<T>, run<T>, nullptr,
-                                              opencl_route::pays<T>, &opencl_route::cost<T>};
+const Implementation<GemmCall<T>> opencl_gemm{unusable<T>, declines<T>, run<T>,
+                                              opencl_route::forced_only, opencl_route::pays<T>,
+                                              &opencl_route::cost<T>};
 
 // For switchyard info: the device the route would take and its tuning
 // entries, found without starting the device.
@@ -173,7 +174,7 @@ void print_info(FILE* out) {
   // took 0.6 s of the cores the program's own calls were running on (the 2-core development
   // machine), and a forced call makes them when it needs them.
   device::register_starter(device::Family::opencl, [] {
-    if (unusable<double>()) return;
+    if (opencl_route::forced_only() || unusable<double>()) return;
     const char* why = nullptr;
     opencl::Runtime& rt = *opencl::runtime(&why);
     if (!rt.device().is_gpu) return;

@@ -49,6 +49,14 @@ inline const char* too_large(int m, int n, int k) {
   return nullptr;
 }
 
+// Why auto routing never picks the OpenCL routes on this machine, found without loading
+// OpenCL (opencl::gpu_possible): no platform but PoCL, whose devices are the host's cores.
+inline const char* forced_only() {
+  return opencl::gpu_possible() ? nullptr
+                                : "only when forced: no OpenCL platform but PoCL, whose devices "
+                                  "are CPUs";
+}
+
 template <class T>
 inline bool pays(const Shape&, char* why, std::size_t size) {
   const char* unused = nullptr;

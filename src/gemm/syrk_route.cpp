@@ -67,7 +67,7 @@ bool run(const SyrkCall<T>& s) {
 
 template <class T>
 const Implementation<SyrkCall<T>> opencl_syrk{opencl_route::unusable<T>, declines<T>, run<T>,
-                                              nullptr, opencl_route::pays<T>,
+                                              opencl_route::forced_only, opencl_route::pays<T>,
                                               &opencl_route::cost<T>};
 
 // Plugging the route in: the router sees it from the first call on.

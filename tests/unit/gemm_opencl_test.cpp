@@ -2,7 +2,7 @@
 // copy and TN kernels on the OpenCL device (PoCL in CI) for every transpose
 // pair, sizes that are multiples of no tile, k = 0, alpha = 0, lda > rows,
 // NaN in C with beta = 0, and the rows below m in C left alone; and the
-// generator, database and cost model on their own.
+// generator, database, cost model and platform rule on their own.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <initializer_list>
 #include <limits>
 #include <string>
@@ -689,6 +691,27 @@ TEST(GemmOpenCl, CorruptCacheEntriesAreRebuilt) {
   gemm::Kernels* kernels = gemm::kernels_for(*rt, p, error);
   ASSERT_NE(kernels, nullptr) << error;
   check_case<float>(*rt, *kernels, {'N', 'T', 13, 11, 7, 1.0, 0.5, 1}, 7);
+}
+
+// Whether an OpenCL GPU can be present, from the ICD files alone (no OpenCL loaded).
+TEST(OpenClPlatforms, OnlyPoclIcdsRuleOutAGpu) {
+  namespace fs = std::filesystem;
+  char pattern[] = "/tmp/switchyard-icds-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const fs::path dir = pattern;
+  const auto icd = [&](const char* file, const char* library) {
+    std::ofstream(dir / file) << library << "\n";
+  };
+  EXPECT_FALSE(opencl::icds_allow_gpu(dir, true, false));  // an empty folder: no platform
+  icd("pocl.icd", "libpocl.so.2.11.0");
+  icd("notes.txt", "libnvidia-opencl.so.1");  // not an ICD file
+  EXPECT_FALSE(opencl::icds_allow_gpu(dir, false, false));
+  EXPECT_TRUE(opencl::icds_allow_gpu(dir, false, true));  // PoCL's CUDA device may be there
+  icd("nvidia.icd", "libnvidia-opencl.so.1");
+  EXPECT_TRUE(opencl::icds_allow_gpu(dir, false, false));
+  EXPECT_TRUE(opencl::icds_allow_gpu(dir / "missing", true, false));  // named: not guessed at
+  EXPECT_FALSE(opencl::icds_allow_gpu(dir / "missing", false, false));
+  fs::remove_all(dir);
 }
 
 }  // namespace

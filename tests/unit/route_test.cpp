@@ -48,9 +48,11 @@ TEST(Route, AutoPrefersGpuThenCpu) {
   EXPECT_STREQ(d.reason, "no CUDA device");
 }
 
+const char* only_when_forced() { return "only when forced"; }
+
 TEST(Route, ForcedOnlyRoutesAreLeftToTheFallbackUnlessForced) {
   Config c = defaults();
-  const Candidate manual{true, ready, "only when forced"};
+  const Candidate manual{true, ready, only_when_forced};
   Decision d = decide(c, Routine::dgeqrf, tall, nullptr, manual, absent);
   EXPECT_EQ(d.backend, Backend::fallback);
   EXPECT_STREQ(d.reason, "only when forced");
