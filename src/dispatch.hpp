@@ -38,8 +38,8 @@ struct Implementation {
 // untouched, so that the trace says "declines" rather than "failed".
 inline thread_local const char* declined_while_running = nullptr;
 
-// What a route's run adds to the trace of a call it ran (the devices it split the work over),
-// or null: set by the run, kept for the life of the process.
+// What a route's run adds to the trace of a call it ran and to the report (the devices it split
+// the work over), or null: set by the run, kept for the life of the process.
 inline thread_local const char* ran_as = nullptr;
 
 template <class Call>
@@ -104,6 +104,7 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures,
       if (ran_as) {
         const std::size_t used = std::strlen(d.reason);
         std::snprintf(d.reason + used, sizeof d.reason - used, "; %s", ran_as);
+        record.set_split_over(ran_as);
       }
       record.set_decision(d);
       return;

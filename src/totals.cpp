@@ -15,6 +15,7 @@ struct ThreadRow {
   std::array<std::atomic<std::uint64_t>, backend_count> calls{};
   std::atomic<std::uint64_t> ticks{0};
   std::atomic<double> flops{0.0};
+  std::atomic<std::uint64_t> split{0};
 };
 using ThreadTotals = std::array<ThreadRow, routine_count>;
 
@@ -30,6 +31,10 @@ struct Registry {
   Totals exited{};
 };
 
+// The devices each routine's split calls ran over, the latest (they change only with
+// SWITCHYARD_DEVICES, read once).
+std::array<std::atomic<const char*>, routine_count> split_notes{};
+
 Registry& registry() {
   static Registry* r = new Registry;  // never destroyed: threads may exit after static destructors
   return *r;
@@ -42,6 +47,7 @@ void add_into(Totals& sum, const ThreadTotals& t) {
     }
     sum[r].seconds += tick_clock::seconds(t[r].ticks.load(std::memory_order_relaxed));
     sum[r].flops += t[r].flops.load(std::memory_order_relaxed);
+    sum[r].split += t[r].split.load(std::memory_order_relaxed);
   }
 }
 
@@ -68,12 +74,17 @@ struct ThisThread {
 
 }  // namespace
 
-void record_totals(Routine r, Backend b, std::uint64_t ticks, double flops) {
+void record_totals(Routine r, Backend b, std::uint64_t ticks, double flops,
+                   const char* split_over) {
   thread_local ThisThread me;
   ThreadRow& row = me.totals[int(r)];
   add(row.calls[int(b)], std::uint64_t{1});
   add(row.ticks, ticks);
   add(row.flops, flops);
+  if (split_over) {
+    add(row.split, std::uint64_t{1});
+    split_notes[int(r)].store(split_over, std::memory_order_relaxed);
+  }
 }
 
 Totals current_totals() {
@@ -81,6 +92,9 @@ Totals current_totals() {
   std::lock_guard<std::mutex> lock(r.mutex);
   Totals sum = r.exited;
   for (const ThreadTotals* t : r.live) add_into(sum, *t);
+  for (int routine = 0; routine < routine_count; ++routine) {
+    sum[routine].split_over = split_notes[routine].load(std::memory_order_relaxed);
+  }
   return sum;
 }
 

@@ -12,16 +12,21 @@
 
 namespace switchyard {
 
-// Calls, time and flops of one routine, by backend.
+// Calls, time and flops of one routine, by backend; and of its gpu calls, how many were split
+// over several devices, and over which (the trace's note, "split over CUDA devices 0,1").
 struct RoutineTotals {
   std::array<std::uint64_t, backend_count> calls{};
   double seconds = 0.0;
   double flops = 0.0;
+  std::uint64_t split = 0;
+  const char* split_over = nullptr;
 };
 using Totals = std::array<RoutineTotals, routine_count>;
 
-// Adds one finished call, of `ticks` of tick_clock, to the calling thread's totals.
-void record_totals(Routine r, Backend b, std::uint64_t ticks, double flops);
+// Adds one finished call, of `ticks` of tick_clock, to the calling thread's totals;
+// `split_over`: the devices it was split over (a note kept for the life of the process), or null.
+void record_totals(Routine r, Backend b, std::uint64_t ticks, double flops,
+                   const char* split_over = nullptr);
 
 // The sum over every thread, those that have exited included.
 Totals current_totals();

@@ -96,6 +96,13 @@ std::string format_report(const Totals& t) {
     out += line;
   }
   if (!any) out += "(no routed BLAS/LAPACK calls were seen)\n";
+  for (int r = 0; r < routine_count; ++r) {
+    if (t[r].split == 0 || !t[r].split_over) continue;
+    char line[160];
+    std::snprintf(line, sizeof line, "%s: %llu gpu calls %s\n", routine_name(Routine(r)),
+                  (unsigned long long)t[r].split, t[r].split_over);
+    out += line;
+  }
   out += "time includes nested calls; GFLOP/s counts LAPACK's flops\n";
   return out;
 }
@@ -119,7 +126,7 @@ CallRecord::~CallRecord() {
   --current_depth;
   const std::uint64_t ticks = tick_clock::ticks() - start_;
   record_totals(event_.routine, event_.decision.backend, ticks,
-                routine_flops(event_.routine, event_.shape));
+                routine_flops(event_.routine, event_.shape), split_over_);
   if (!traced_) return;
   event_.seconds = tick_clock::seconds(ticks);
   // The device start-up paid while this call ran (in a nested call too: its time is part of this

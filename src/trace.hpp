@@ -49,6 +49,8 @@ class CallRecord {
   CallRecord& operator=(const CallRecord&) = delete;
 
   void set_decision(const Decision& d) { event_.decision = d; }
+  // The devices the call was split over (dispatch.hpp's ran_as), for the report.
+  void set_split_over(const char* note) { split_over_ = note; }
   int depth() const { return event_.depth; }  // 0 for the program's own calls
   bool traced() const { return traced_; }       // whether the call gets a trace line
 
@@ -56,6 +58,7 @@ class CallRecord {
   TraceEvent event_;
   std::uint64_t start_;  // tick_clock::ticks()
   std::uint64_t phases_before_ = 0;
+  const char* split_over_ = nullptr;
   bool traced_;
 };
 

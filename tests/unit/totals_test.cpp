@@ -32,6 +32,18 @@ TEST(Totals, CountsTheCallsOfEveryThreadRunningOrExited) {
   EXPECT_DOUBLE_EQ(now.flops - was.flops, 8001.0);
 }
 
+// A gpu call split over several devices counts as a gpu call and as a split one, with the
+// devices it ran over.
+TEST(Totals, CountsSplitCallsWithTheirDevices) {
+  const std::uint64_t was = current_totals()[int(Routine::sgeqrf)].split;
+  static const char note[] = "split over CUDA devices 0,1";
+  record_totals(Routine::sgeqrf, Backend::gpu, 0, 1.0, note);
+  record_totals(Routine::sgeqrf, Backend::gpu, 0, 1.0);
+  const RoutineTotals now = current_totals()[int(Routine::sgeqrf)];
+  EXPECT_EQ(now.split - was, 1u);
+  EXPECT_STREQ(now.split_over, note);
+}
+
 // A call's ticks read as the seconds it took: a 50 ms sleep as at least 45 ms and, however
 // loaded the machine, not a second.
 TEST(TickClock, TicksConvertToTheSecondsTheyTook) {

@@ -48,6 +48,18 @@ TEST(ReportFormat, OneRowPerCalledRoutine) {
   EXPECT_EQ(r.find("no routed"), std::string::npos);
 }
 
+TEST(ReportFormat, NamesTheDevicesOfSplitCalls) {
+  Totals t{};
+  t[int(Routine::dgeqrf)].calls = {0, 0, 5};
+  t[int(Routine::dgeqrf)].split = 4;
+  t[int(Routine::dgeqrf)].split_over = "split over CUDA devices 0,1";
+  t[int(Routine::dgemm)].calls = {0, 0, 2};
+  const std::string r = format_report(t);
+  EXPECT_NE(r.find("dgeqrf: 4 gpu calls split over CUDA devices 0,1\n"), std::string::npos) << r;
+  EXPECT_EQ(r.find("dgemm:"), std::string::npos) << r;
+  EXPECT_EQ(format_report(Totals{}).find("split over"), std::string::npos);
+}
+
 TEST(ReportFormat, SaysWhenNothingWasCalled) {
   EXPECT_NE(format_report(Totals{}).find("(no routed BLAS/LAPACK calls were seen)"),
             std::string::npos);
