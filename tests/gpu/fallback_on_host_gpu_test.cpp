@@ -16,6 +16,7 @@
 #include "device/cuda_runtime.hpp"
 #include "fallback.hpp"
 #include "reference_lapack.hpp"
+#include "device_array.hpp"
 #include "skip_without_cuda.hpp"
 
 extern "C" {
@@ -44,29 +45,6 @@ std::vector<double> gaussian(std::size_t count, unsigned seed) {
   for (double& v : x) v = normal(engine);
   return x;
 }
-
-// cudaMalloc memory, which the host cannot read, holding a copy of `host`.
-template <class T>
-class DeviceArray {
- public:
-  explicit DeviceArray(const std::vector<T>& host) : count_(host.size()) {
-    EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&p_), sizeof(T) * count_), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(p_, host.data(), sizeof(T) * count_, cudaMemcpyHostToDevice), cudaSuccess);
-  }
-  ~DeviceArray() { cudaFree(p_); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  T* get() const { return p_; }
-  std::vector<T> to_host() const {
-    std::vector<T> host(count_);
-    EXPECT_EQ(cudaMemcpy(host.data(), p_, sizeof(T) * count_, cudaMemcpyDeviceToHost), cudaSuccess);
-    return host;
-  }
-
- private:
-  T* p_ = nullptr;
-  std::size_t count_;
-};
 
 void expect_close(const std::vector<double>& got, const std::vector<double>& want, double bound) {
   ASSERT_EQ(got.size(), want.size());

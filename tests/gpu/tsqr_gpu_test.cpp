@@ -18,46 +18,19 @@
 #include "qr/gpu/drivers.hpp"
 #include "tsqr_checks.hpp"
 #include "tsqr_kernels.hpp"
+#include "device_array.hpp"
 #include "skip_without_cuda.hpp"
 
 namespace switchyard::tsqr {
 namespace {
 
 using namespace checks;
+using test::DeviceArray;
 
 [[maybe_unused]] const auto* const kPrintWorstRatios =
     ::testing::AddGlobalTestEnvironment(new PrintWorstRatios);
 
 constexpr int kBlockRows = kernels::kTsqrBlockRows;
-
-// Device memory holding a copy of host data.
-template <class T>
-class DeviceArray {
- public:
-  explicit DeviceArray(const std::vector<T>& host) : size_(host.size()) {
-    EXPECT_EQ(
-        cudaMalloc(reinterpret_cast<void**>(&data_), sizeof(T) * std::max<std::size_t>(1, size_)),
-        cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(data_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice),
-              cudaSuccess);
-  }
-  explicit DeviceArray(std::size_t size, T fill = std::numeric_limits<T>::quiet_NaN())
-      : DeviceArray(std::vector<T>(size, fill)) {}
-  ~DeviceArray() { cudaFree(data_); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  T* get() const { return data_; }
-  std::vector<T> to_host() const {
-    std::vector<T> host(size_);
-    EXPECT_EQ(cudaMemcpy(host.data(), data_, sizeof(T) * size_, cudaMemcpyDeviceToHost),
-              cudaSuccess);
-    return host;
-  }
-
- private:
-  T* data_ = nullptr;
-  std::size_t size_;
-};
 
 // ---------------------------------------------------------------------------------------------
 // The device operations one at a time.
