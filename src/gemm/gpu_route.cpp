@@ -82,14 +82,15 @@ std::vector<gemm::Share> started_shares(opencl::Runtime& main) {
 
 // "split over OpenCL devices 0,0,1": the trace's note of a split call.
 const char* split_note(const std::vector<gemm::Share>& shares) {
-  static const std::string note = [&] {
+  // Never destroyed: the report at exit prints it after static destructors have run.
+  static const std::string* note = [&] {
     std::string text = "split over OpenCL devices ";
     for (std::size_t s = 0; s < shares.size(); ++s) {
       text += (s ? "," : "") + std::to_string(shares[s].rt->device().index);
     }
-    return text;
+    return new std::string(text);
   }();
-  return note.c_str();
+  return note->c_str();
 }
 
 // The call on the devices: split over several when they have started and the product pays for

@@ -23,14 +23,15 @@ namespace {
 
 // "split over CUDA devices 0,1": the trace's note of a split call.
 const char* split_note(const std::vector<int>& devices) {
-  static const std::string note = [&] {
+  // Never destroyed: the report at exit prints it after static destructors have run.
+  static const std::string* note = [&] {
     std::string text = "split over CUDA devices ";
     for (std::size_t d = 0; d < devices.size(); ++d) {
       text += (d ? "," : "") + std::to_string(devices[d]);
     }
-    return text;
+    return new std::string(text);
   }();
-  return note.c_str();
+  return note->c_str();
 }
 
 }  // namespace
