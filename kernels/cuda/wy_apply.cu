@@ -124,10 +124,10 @@ __device__ void stage_v(const Reflectors<T>& v, long long row0, long long end_ro
   const bool inside = i < end_row;
   for (int j = int(threadIdx.x) / kTileRows; j < multiple_of_4(v.k); j += kThreads / kTileRows) {
     T* to = tile + j * kTileRows + r;
-    if (j < v.k && (i > j || !inside)) {
+    if (j < v.k && (i + v.row0 > j || !inside)) {
       copy_async(to, inside ? v.a + i + j * v.lda : v.a, inside);
     } else {
-      *to = j < v.k && i == j ? T(1) : T(0);
+      *to = j < v.k && i + v.row0 == j ? T(1) : T(0);
     }
   }
   __pipeline_commit();
@@ -167,7 +167,7 @@ apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long 
       const int c = tid / kTileRows + kColumnStep * e;
       base[e] = T(0);
       if (i < end_row && c < w) {
-        base[e] = identity_base ? (i == c ? T(1) : T(0)) : out[i + c * ld_out];
+        base[e] = identity_base ? (i + v.row0 == c ? T(1) : T(0)) : out[i + c * ld_out];
       }
     }
     if (next < tiles) {

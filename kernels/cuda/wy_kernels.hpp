@@ -17,11 +17,15 @@ constexpr int kWyMaxColumns = 64;
 // Rows a thread block sums over in wy_tall_product: one k x w partial sum each.
 constexpr int kWyBlockRows = 2048;
 
+// xGEQRF's reflectors from row `row0` of V on: a's row i is V's row row0 + i, so that a device
+// holding rows of V from row0 on (a split call, split_apply.hpp) masks V's unit diagonal and
+// the zeros above it where they lie, not in its own first rows.
 template <class T>
 struct Reflectors {
   const T* a;
   long long lda;
   int k;
+  long long row0 = 0;
 };
 
 // For each block b of kWyBlockRows rows in [first_row, first_row + rows) (first_row a
@@ -48,9 +52,9 @@ cudaError_t wy_form_w(Reflectors<T> v, const T* tau, const T* gram, const T* b, 
                       bool transpose, T* w_out, cudaStream_t stream);
 
 // out(i, :) <- base(i, :) - V(i, :) W for rows i in [first_row, first_row + rows), m x w
-// out, W k x w with ld k; base is out itself, or the identity's first w columns when
-// `identity_base`. out may be v's own storage: each block reads its rows of V before it
-// writes them.
+// out, W k x w with ld k; base is out itself, or the identity's first w columns (its row
+// v.row0 + i) when `identity_base`. out may be v's own storage: each block reads its rows of V
+// before it writes them.
 template <class T>
 cudaError_t wy_apply(Reflectors<T> v, long long m, const T* w_matrix, int w,
                      long long first_row, long long rows, bool identity_base, T* out,

@@ -8,8 +8,8 @@ namespace switchyard::kernels::wy {
 
 template <class T>
 __device__ __forceinline__ T masked(const Reflectors<T>& v, long long i, int j) {
-  if (i > j) return v.a[i + j * v.lda];
-  return i == j ? T(1) : T(0);
+  if (i + v.row0 > j) return v.a[i + j * v.lda];
+  return i + v.row0 == j ? T(1) : T(0);
 }
 
 // Rows of the tiles the tall kernels stage in shared memory.

@@ -140,10 +140,10 @@ __device__ void stage(const Reflectors<T>& v, int prefix, const T* x, long long 
     T* to = tile + r * kPitch + c;
     if (c >= prefix) {
       copy_async(to, inside ? x + i + (c - prefix) * ldx : x, inside);
-    } else if (i > c || !inside) {
+    } else if (i + v.row0 > c || !inside) {
       copy_async(to, inside ? v.a + i + c * v.lda : v.a, inside);
     } else {
-      *to = i == c ? T(1) : T(0);
+      *to = i + v.row0 == c ? T(1) : T(0);
     }
   }
 }

@@ -1,7 +1,9 @@
 // The GPU xORGQR and xORMQR, in one compact-WY block and in several, against reference LAPACK, on
 // reflectors from the reference xGEQRF: the same Q, the same Q C and Q^T C up to rounding, with
 // LAPACK's LIN measures on the formed Q; from host memory (streamed) and from device memory (in
-// place), with rows past m poisoned and checked untouched. Skipped where there is no CUDA device.
+// place), with rows past m poisoned and checked untouched; and both split over several devices
+// (split_apply.hpp: two and three shares of one device, every device where there are two or
+// more), bit-identical from run to run. Skipped where there is no CUDA device.
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -12,9 +14,11 @@
 #include <vector>
 
 #include "device/cuda_runtime.hpp"
+#include "device_lists.hpp"
 #include "qr/gpu/drivers.hpp"
-#include "tsqr_checks.hpp"
+#include "qr/gpu/split_apply.hpp"
 #include "skip_without_cuda.hpp"
+#include "tsqr_checks.hpp"
 
 namespace switchyard::qr {
 namespace {
@@ -222,6 +226,133 @@ TYPED_TEST(QrApplyGpu, ApplyQMatchesReferenceOrmqr) {
       }
     }
   }
+}
+
+// ---- Split over several devices -------------------------------------------------------
+
+// Shapes whose shares end in a last share of one row, of part of a row block, and of several
+// blocks; k below n; tau = 0 columns; a single reflector.
+std::vector<Case> split_form_q_cases() {
+  return {{"random 70000x64", gaussian(70000, 64, 21), 64},
+          {"random 4097x16 (a last share of one row)", gaussian(4097, 16, 22), 16},
+          {"random 40000x33, k = 20", gaussian(40000, 33, 23), 20},
+          {"zero columns 20000x16", with_zero_columns(20000, 16, {0, 5, 15}, 25), 16},
+          {"single column 100000x1", gaussian(100000, 1, 28), 1}};
+}
+
+TYPED_TEST(QrApplyGpu, SplitFormQMatchesReferenceOrgqr) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  const double eps = unit_roundoff<T>();
+  for (const Case& c : split_form_q_cases()) {
+    const Factored<T> f = factored<T>(c.a, 3);
+    const int m = f.v.m, n = f.v.n;
+    Matrix<T> expected = f.v;
+    {
+      const int lwork = 64 * n;
+      std::vector<T> work(static_cast<std::size_t>(lwork));
+      int info = 0;
+      Reference<T>::orgqr()(&expected.m, &expected.n, &c.k, expected.ptr(), &expected.ld,
+                            f.tau.data(), work.data(), &lwork, &info);
+      ASSERT_EQ(info, 0);
+    }
+    for (const std::vector<int>& devices : test::device_lists()) {
+      SCOPED_TRACE(c.name + ", " + test::named(devices));
+      ASSERT_TRUE(gpu::apply_splits(devices, m, c.k, n));
+      std::vector<Matrix<T>> runs;
+      for (int run = 0; run < 2; ++run) {
+        Placed<T> placed(f.v, Residence::host);
+        std::string error;
+        ASSERT_TRUE(gpu::orgqr_split(devices, m, n, c.k, placed.get(), f.v.ld, f.tau.data(), error))
+            << error;
+        runs.push_back(placed.result());
+      }
+      EXPECT_TRUE(runs[0].data == runs[1].data) << "two runs differ";
+      const Matrix<T>& q = runs[0];
+      EXPECT_LE(max_difference(q, expected), 32.0 * c.k * eps);
+      const double orthogonality = double(one_norm(identity_minus_qtq(q)) / m / eps);
+      EXPECT_LT(orthogonality, 30.0);
+      note_ratio<T>("split orgqr |I - Q'Q| / (m eps)", orthogonality);
+    }
+  }
+}
+
+TYPED_TEST(QrApplyGpu, SplitApplyQMatchesReferenceOrmqr) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  struct Shape {
+    int m, k, nc;
+  };
+  for (const Shape& s : {Shape{70000, 48, 16}, Shape{30000, 10, 5}, Shape{4097, 33, 1},
+                         Shape{100000, 1, 63}}) {
+    const Factored<T> f = factored<T>(gaussian(s.m, s.k, unsigned(s.m + s.k)), 2);
+    const Matrix<T> c = convert<T>(gaussian(s.m, s.nc, 98), s.m + 5);
+    for (char trans : {'N', 'T'}) {
+      Matrix<T> expected = c;
+      {
+        const int lwork = 64 * s.nc;
+        std::vector<T> work(static_cast<std::size_t>(lwork));
+        int info = 0;
+        const char side = 'L';
+        Reference<T>::ormqr()(&side, &trans, &expected.m, &expected.n, &s.k, f.v.ptr(), &f.v.ld,
+                              f.tau.data(), expected.ptr(), &expected.ld, work.data(), &lwork,
+                              &info, 1, 1);
+        ASSERT_EQ(info, 0);
+      }
+      for (const std::vector<int>& devices : test::device_lists()) {
+        SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.k) + ", " +
+                     std::to_string(s.nc) + " columns, trans " + trans + ", " +
+                     test::named(devices));
+        ASSERT_TRUE(gpu::apply_splits(devices, s.m, s.k, s.k + s.nc));
+        std::vector<Matrix<T>> runs;
+        for (int run = 0; run < 2; ++run) {
+          Placed<T> v(f.v, Residence::host);
+          Placed<T> placed_c(c, Residence::host);
+          std::string error;
+          ASSERT_TRUE(gpu::ormqr_split(devices, trans == 'T', s.m, s.nc, s.k, v.get(), f.v.ld,
+                                       f.tau.data(), placed_c.get(), c.ld, error))
+              << error;
+          runs.push_back(placed_c.result());
+          EXPECT_LE(max_difference(v.result(), f.v), 0.0) << "V changed";
+        }
+        EXPECT_TRUE(runs[0].data == runs[1].data) << "two runs differ";
+        const double ratio = ratio_to_c(runs[0], expected, c);
+        EXPECT_LT(ratio, 30.0);
+        note_ratio<T>("split ormqr |QC - QC_ref| / (m eps |C|)", ratio);
+      }
+    }
+  }
+}
+
+TEST(SplitApplyRules, OneBlockAndAShareOfAtLeastOneRowForEachDevice) {
+  const std::vector<int> two = {0, 0}, three = {0, 0, 0}, one = {0};
+  EXPECT_TRUE(gpu::apply_splits(two, 70000, 64, 64));
+  EXPECT_TRUE(gpu::apply_splits(two, 4097, 16, 16));    // shares of 4096 and 1 rows
+  EXPECT_TRUE(gpu::apply_splits(two, 4096, 16, 16));    // 2048 and 2048
+  EXPECT_FALSE(gpu::apply_splits(two, 2048, 16, 16));   // one share of 2048 takes it all
+  EXPECT_TRUE(gpu::apply_splits(three, 4097, 32, 48));  // 2048, 2048 and 1
+  EXPECT_FALSE(gpu::apply_splits(three, 4096, 32, 48));  // the third share has no rows
+  EXPECT_FALSE(gpu::apply_splits(one, 70000, 64, 64));
+  EXPECT_FALSE(gpu::apply_splits(two, 70000, 64, 65));  // past one block
+  EXPECT_FALSE(gpu::apply_splits(two, 70000, 65, 65));
+  EXPECT_FALSE(gpu::apply_splits(two, 70000, 0, 16));
+}
+
+// Invalid arguments are refused before anything runs: A and C as given.
+TYPED_TEST(QrApplyGpu, SplitRefusesWithoutTouching) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  const Factored<T> f = factored<T>(gaussian(10000, 8, 31), 0);
+  Matrix<T> a = f.v;
+  std::string error;
+  EXPECT_FALSE(gpu::orgqr_split({0, 0}, a.m, 80, 8, a.ptr(), a.ld, f.tau.data(), error));
+  EXPECT_FALSE(gpu::orgqr_split({0, 0}, a.m, 8, 8, a.ptr(), a.m - 1, f.tau.data(), error));
+  EXPECT_TRUE(a.data == f.v.data);
+  Matrix<T> c = convert<T>(gaussian(10000, 60, 32), 10000);
+  const Matrix<T> c0 = c;
+  EXPECT_FALSE(gpu::ormqr_split({0, 0}, true, c.m, 60, 8, a.ptr(), a.ld, f.tau.data(), c.ptr(),
+                                c.ld, error));  // k + nc past one block
+  EXPECT_TRUE(c.data == c0.data);
 }
 
 }  // namespace

@@ -15,35 +15,19 @@
 #include "device/cuda_runtime.hpp"
 #include "device/probe.hpp"
 #include "qr/gpu/split_tsqr.hpp"
-#include "tsqr_checks.hpp"
+#include "device_lists.hpp"
 #include "skip_without_cuda.hpp"
+#include "tsqr_checks.hpp"
 
 namespace switchyard::tsqr {
 namespace {
 
 using namespace checks;
+using test::device_lists;
+using test::named;
 
 [[maybe_unused]] const auto* const kPrintWorstRatios =
     ::testing::AddGlobalTestEnvironment(new PrintWorstRatios);
-
-// The device lists each case runs on.
-std::vector<std::vector<int>> device_lists() {
-  const int here = cuda::device_ordinal();
-  std::vector<std::vector<int>> lists = {{here, here}, {here, here, here}};
-  int count = 0;
-  if (cudaGetDeviceCount(&count) == cudaSuccess && count >= 2) {
-    std::vector<int> every;
-    for (int d = 0; d < count; ++d) every.push_back(d);
-    lists.push_back(every);
-  }
-  return lists;
-}
-
-std::string named(const std::vector<int>& devices) {
-  std::string text = "devices";
-  for (int d : devices) text += " " + std::to_string(d);
-  return text;
-}
 
 // Factors `input` split over `devices` from host memory, with lda > m.
 template <class T>

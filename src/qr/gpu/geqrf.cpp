@@ -14,27 +14,11 @@
 #include "qr/gpu/fallback_on_host.hpp"
 #include "qr/gpu/outcome.hpp"
 #include "qr/gpu/residence.hpp"
+#include "qr/gpu/split_devices.hpp"
 #include "qr/gpu/split_tsqr.hpp"
 
 namespace switchyard {
 namespace qr::gpu {
-
-namespace {
-
-// "split over CUDA devices 0,1": the trace's note of a split call.
-const char* split_note(const std::vector<int>& devices) {
-  // Never destroyed: the report at exit prints it after static destructors have run.
-  static const std::string* note = [&] {
-    std::string text = "split over CUDA devices ";
-    for (std::size_t d = 0; d < devices.size(); ++d) {
-      text += (d ? "," : "") + std::to_string(devices[d]);
-    }
-    return new std::string(text);
-  }();
-  return note->c_str();
-}
-
-}  // namespace
 
 template <class T>
 bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {

@@ -1,8 +1,10 @@
 // The gpu route of sorgqr/dorgqr: Q formed on a CUDA device as one compact-WY block
 // (wy_block.hpp), or as several past kWyMaxColumns columns, taken automatically for
 // tall-skinny shapes that pay (src/route.cpp) when a CUDA device is present. For one block,
-// the first pass over V runs on each chunk as it arrives from host memory.
+// the first pass over V runs on each chunk as it arrives from host memory, and a large host
+// matrix is split over several devices (split_apply.hpp).
 #include <string>
+#include <vector>
 
 #include "calls.hpp"
 #include "device/probe.hpp"
@@ -13,6 +15,8 @@
 #include "qr/gpu/fallback_on_host.hpp"
 #include "qr/gpu/outcome.hpp"
 #include "qr/gpu/residence.hpp"
+#include "qr/gpu/split_apply.hpp"
+#include "qr/gpu/split_devices.hpp"
 
 namespace switchyard {
 namespace qr::gpu {
@@ -22,6 +26,16 @@ bool orgqr_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::string& er
   if (k < 1 || k > n || n > kWideMax || n > m || lda < m || !q_blocks_fit(n, k)) {
     error = "invalid arguments";
     return false;
+  }
+  // A large host matrix's rows are split over the devices SWITCHYARD_DEVICES names, as geqrf.cpp
+  // splits them, once they have started.
+  const std::vector<int>& wanted = cuda::device_ordinals();
+  if (apply_splits(wanted, m, k, n) &&
+      pays_to_split(sizeof(T) * std::size_t(m) * std::size_t(n), wanted.size()) &&
+      !cuda::device_accessible(a) && cuda::started_device_ordinals().size() == wanted.size()) {
+    if (!orgqr_split(wanted, m, n, k, a, lda, tau, error)) return false;
+    ran_as = split_note(wanted);
+    return true;
   }
   return cuda::run_guarded(error, [&] {
     Residence where;

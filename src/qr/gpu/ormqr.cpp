@@ -2,9 +2,11 @@
 // compact-WY block (wy_block.hpp), or as several past kWyMaxReflectors reflectors or
 // kWyMaxColumns columns of C, taken automatically for tall-skinny shapes that pay
 // (src/route.cpp) when a CUDA device is present. For one block, the passes over V and C run on
-// each chunk as it arrives from host memory.
+// each chunk as it arrives from host memory, and large host matrices are split over several
+// devices (split_apply.hpp).
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "calls.hpp"
 #include "device/probe.hpp"
@@ -15,6 +17,8 @@
 #include "qr/gpu/fallback_on_host.hpp"
 #include "qr/gpu/outcome.hpp"
 #include "qr/gpu/residence.hpp"
+#include "qr/gpu/split_apply.hpp"
+#include "qr/gpu/split_devices.hpp"
 
 namespace switchyard {
 namespace qr::gpu {
@@ -25,6 +29,17 @@ bool ormqr_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const 
   if (k < 1 || k > kWideMax || k > m || nc < 1 || nc > kWideMax || lda < m || ldc < m) {
     error = "invalid arguments";
     return false;
+  }
+  // Large host matrices' rows are split over the devices SWITCHYARD_DEVICES names, as geqrf.cpp
+  // splits them, once they have started.
+  const std::vector<int>& wanted = cuda::device_ordinals();
+  if (apply_splits(wanted, m, k, k + nc) &&
+      pays_to_split(sizeof(T) * std::size_t(m) * std::size_t(k + nc), wanted.size()) &&
+      !cuda::device_accessible(a) && !cuda::device_accessible(c) &&
+      cuda::started_device_ordinals().size() == wanted.size()) {
+    if (!ormqr_split(wanted, transpose, m, nc, k, a, lda, tau, c, ldc, error)) return false;
+    ran_as = split_note(wanted);
+    return true;
   }
   return cuda::run_guarded(error, [&] {
     Residence where;

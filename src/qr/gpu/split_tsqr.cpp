@@ -1,10 +1,11 @@
 #include "qr/gpu/split_tsqr.hpp"
 
 #include <algorithm>
-#include <future>
 #include <memory>
+#include <string>
 
 #include "qr/gpu/residence.hpp"
+#include "qr/gpu/split_devices.hpp"
 #include "tsqr/cpu_leaf.hpp"
 #include "tsqr/cpu_row_blocks.hpp"
 
@@ -47,45 +48,6 @@ struct Released {
   }
 };
 
-// step(share) for every share at once, each on its own thread with its device current; the
-// first error. A step's exception reaches the caller once every step has ended.
-template <class T, class Step>
-cudaError_t on_every_device(std::vector<Share<T>>& shares, Step&& step) {
-  std::vector<std::future<cudaError_t>> done;
-  for (Share<T>& share : shares) {
-    done.push_back(std::async(std::launch::async, [&step, &share] {
-      const cudaError_t status = cuda::use_device(share.ordinal);
-      return status == cudaSuccess ? step(share) : status;
-    }));
-  }
-  cudaError_t first = cudaSuccess;
-  for (std::future<cudaError_t>& d : done) d.wait();
-  for (std::future<cudaError_t>& d : done) {
-    const cudaError_t status = d.get();
-    if (first == cudaSuccess) first = status;
-  }
-  return first;
-}
-
-// step(share) for device 0's share, on this thread.
-template <class T, class Step>
-cudaError_t on_first_device(std::vector<Share<T>>& shares, Step&& step) {
-  const cudaError_t status = cuda::use_device(shares[0].ordinal);
-  return status == cudaSuccess ? step(shares[0]) : status;
-}
-
-// n x n column-major (ld n) copies between the host and the device, on `stream`.
-template <class T>
-cudaError_t put(const T* host, long long ld_host, T* device, int n, cudaStream_t stream) {
-  return cudaMemcpy2DAsync(device, sizeof(T) * n, host, sizeof(T) * ld_host, sizeof(T) * n, n,
-                           cudaMemcpyHostToDevice, stream);
-}
-template <class T>
-cudaError_t get(const T* device, T* host, long long ld_host, int n, cudaStream_t stream) {
-  return cudaMemcpy2DAsync(host, sizeof(T) * ld_host, device, sizeof(T) * n, sizeof(T) * n, n,
-                           cudaMemcpyDeviceToHost, stream);
-}
-
 // c = a b for n x n column-major matrices, a with leading dimension lda, b and c n.
 template <class T>
 void multiply(int n, const T* a, long long lda, const T* b, T* c) {
@@ -100,15 +62,23 @@ void multiply(int n, const T* a, long long lda, const T* b, T* c) {
 
 }  // namespace
 
+const char* split_note(const std::vector<int>& devices) {
+  // Never destroyed: the report at exit prints it after static destructors have run.
+  static const std::string* note = [&] {
+    std::string text = "split over CUDA devices ";
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      text += (d ? "," : "") + std::to_string(devices[d]);
+    }
+    return new std::string(text);
+  }();
+  return note->c_str();
+}
+
 bool splits(const std::vector<int>& devices, long long m, int n) {
   if (devices.size() < 2 || n > kSplitMaxColumns) return false;
   const long long rows = share_rows(m, devices.size());
   const long long last = m - rows * (long long)(devices.size() - 1);
   return last >= std::max<long long>(n, 1) && rows >= n;
-}
-
-bool pays_to_split(std::size_t bytes, std::size_t devices) {
-  return devices >= 2 && bytes / devices >= kSplitMinBytesPerDevice;
 }
 
 template <class T>
@@ -148,7 +118,7 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
       if (step == cudaSuccess) step = s.tree->reduce();
       const std::size_t index = std::size_t(&s - shares.data());
       std::vector<T> r(square);
-      if (step == cudaSuccess) step = get(s.tree->root_r(), r.data(), n, n, s.stream());
+      if (step == cudaSuccess) step = get(s.tree->root_r(), r.data(), n, n, n, s.stream());
       step = cuda::wait(s.stream(), step);
       if (step != cudaSuccess) return step;
       tsqr::copy_upper_triangle(n, r.data(), n, stack.data() + index * n, stack_rows);
@@ -171,10 +141,10 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
     // 3. Q1 = (device 0's Q) G_0, and Q1 - S = L U there.
     std::vector<T> u_inverse(square);
     status = on_first_device(shares, [&](Share<T>& s) {
-      cudaError_t step = put(stack.data(), stack_rows, s.x(), n, s.stream());
+      cudaError_t step = put(stack.data(), stack_rows, s.x(), n, n, s.stream());
       if (step == cudaSuccess) step = s.tree->form_first_rows(s.x());
       if (step == cudaSuccess) step = s.tree->reconstruct();
-      if (step == cudaSuccess) step = get(s.tree->u_inverse(), u_inverse.data(), n, n, s.stream());
+      if (step == cudaSuccess) step = get(s.tree->u_inverse(), u_inverse.data(), n, n, n, s.stream());
       return cuda::wait(s.stream(), step);
     });
     if (status != cudaSuccess) return cuda::fail(error, "reconstruction", status);
@@ -185,7 +155,7 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
       const std::size_t index = std::size_t(&s - shares.data());
       std::vector<T> x(square);
       multiply(n, stack.data() + index * n, stack_rows, u_inverse.data(), x.data());
-      cudaError_t step = put(x.data(), n, s.x(), n, s.stream());
+      cudaError_t step = put(x.data(), n, s.x(), n, n, s.stream());
       if (step == cudaSuccess) step = s.tree->write_q(s.x(), s.first);
       if (step == cudaSuccess) {
         step = cudaMemcpyAsync(flags.data() + index * n, s.tree->nonzero(), sizeof(int) * n,
@@ -203,7 +173,7 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
     status = on_first_device(shares, [&](Share<T>& s) {
       cudaError_t step = cudaMemcpyAsync(s.tree->nonzero(), flags.data(), sizeof(int) * n,
                                          cudaMemcpyHostToDevice, s.stream());
-      if (step == cudaSuccess) step = put(r.data(), n, s.tree->root_r(), n, s.stream());
+      if (step == cudaSuccess) step = put(r.data(), n, s.tree->root_r(), n, n, s.stream());
       T* const device_tau = s.x();  // x is spent: tau fits in its first column
       if (step == cudaSuccess) step = s.tree->write_top(device_tau);
       if (step == cudaSuccess) step = to_host(device_tau, n, host_tau, s.stream());

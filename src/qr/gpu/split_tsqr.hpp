@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "qr/gpu/split_devices.hpp"
 #include "qr/gpu/tsqr_tree.hpp"
 
 namespace switchyard::qr::gpu {
@@ -33,12 +34,6 @@ constexpr int kSplitMaxColumns = kTsqrMaxColumns;
 // n <= kSplitMaxColumns, and a share of at least one leaf block and n rows for each.
 bool splits(const std::vector<int>& devices, long long m, int n);
 
-// Whether splitting a matrix of `bytes` over `devices` devices pays: at least
-// kSplitMinBytesPerDevice for each. A split call costs three rounds of one helper thread per
-// device and a few more waits for the devices, some tenths of a millisecond; a 64 MiB share
-// takes milliseconds to stream, of which the split saves a quarter (docs/multi-gpu.md).
-constexpr std::size_t kSplitMinBytesPerDevice = std::size_t(64) << 20;
-bool pays_to_split(std::size_t bytes, std::size_t devices);
 
 // xGEQRF of the host matrix A (m x n, splits(devices, m, n)), tau in host memory. False, with
 // A and tau untouched and `error` saying why, when a device step failed.

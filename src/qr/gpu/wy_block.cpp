@@ -62,9 +62,18 @@ cudaError_t WyBlock<T>::sum_product(bool with_gram, int nc) {
 
 template <class T>
 cudaError_t WyBlock<T>::form(const Reflectors<T>& v, int n, T* q, long long ldq) {
-  const cudaError_t status = kernels::wy_form_w(v, tau_, gram_, static_cast<const T*>(nullptr), n,
-                                                false, w_matrix_, stream_);
-  if (status != cudaSuccess) return status;
+  const cudaError_t status = form_w(v, n);
+  return status == cudaSuccess ? write_q(v, n, q, ldq) : status;
+}
+
+template <class T>
+cudaError_t WyBlock<T>::form_w(const Reflectors<T>& v, int n) {
+  return kernels::wy_form_w(v, tau_, gram_, static_cast<const T*>(nullptr), n, false, w_matrix_,
+                            stream_);
+}
+
+template <class T>
+cudaError_t WyBlock<T>::write_q(const Reflectors<T>& v, int n, T* q, long long ldq) {
   return kernels::wy_apply(v, m_, w_matrix_, n, 0, m_, true, q, ldq, stream_);
 }
 

@@ -52,9 +52,19 @@ class WyBlock {
   cudaError_t sum_product(bool with_gram, int nc);
   // xORGQR's last steps, after sum_gram: q (m x n, may be V's own storage) <- E - V T V1^T.
   cudaError_t form(const Reflectors<T>& v, int n, T* q, long long ldq);
+  // The same in two: W = T V1^T (V's top n rows needed), then q <- E - V W.
+  cudaError_t form_w(const Reflectors<T>& v, int n);
+  cudaError_t write_q(const Reflectors<T>& v, int n, T* q, long long ldq);
   // xORMQR's, after sum_product: C <- C - V op(T) X.
   cudaError_t apply(const Reflectors<T>& v, bool transpose, bool with_gram, int nc, T* c,
                     long long ldc);
+
+  // The sums (V^T V, k x k; V^T C or [V^T V, V^T C], k x columns) and W (k x columns), ld k,
+  // in device memory: a call split over several devices (split_apply.hpp) puts every device's
+  // sums in place of each one's own, and W where another device formed it.
+  T* gram() const { return gram_; }
+  T* product() const { return product_; }
+  T* w() const { return w_matrix_; }
 
  private:
   std::size_t lay_out(char* base);

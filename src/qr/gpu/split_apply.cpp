@@ -1,0 +1,202 @@
+#include "qr/gpu/split_apply.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "qr/gpu/residence.hpp"
+#include "qr/gpu/split_devices.hpp"
+#include "qr/gpu/wy_block.hpp"
+
+namespace switchyard::qr::gpu {
+namespace {
+
+// Rows per share: whole row blocks of the sums; the last share takes what is left.
+long long share_rows(long long m, std::size_t devices) {
+  const long long even = (m + (long long)devices - 1) / (long long)devices;
+  return (even + kWyBlockRows - 1) / kWyBlockRows * kWyBlockRows;
+}
+
+// One device's share of the rows and what works on it there: its rows of V (for xORGQR also
+// Q's, in place) and of C (xORMQR).
+template <class T>
+struct Share {
+  int ordinal;
+  long long first, rows;
+  std::unique_ptr<Residence> where;
+  std::unique_ptr<Operand<T>> v, c;
+  std::unique_ptr<WyBlock<T>> block;
+
+  Reflectors<T> reflectors(int k) const { return {v->get(), v->ld(), k, first}; }
+};
+
+// The shares of m rows over `devices`, each with its device's residence, its rows of V (m x
+// `v_columns` at `a`) and the block's workspace for `w` columns; the first error.
+template <class T>
+cudaError_t make_shares(const std::vector<int>& devices, long long m, T* a, int lda, int v_columns,
+                        int k, int w, const T* tau, std::vector<Share<T>>& shares) {
+  const long long rows = share_rows(m, devices.size());
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    const long long first = rows * (long long)d;
+    shares.push_back({devices[d], first, std::min(rows, m - first), {}, {}, {}, {}});
+  }
+  return on_every_device(shares, [&](Share<T>& s) {
+    s.where = std::make_unique<Residence>(s.ordinal);
+    if (s.where->status() != cudaSuccess) return s.where->status();
+    s.v = std::make_unique<Operand<T>>(*s.where, a + s.first, lda, s.rows, v_columns);
+    if (s.v->status() != cudaSuccess) return s.v->status();
+    s.block = std::make_unique<WyBlock<T>>(s.rows, k, w, s.where->stream());
+    if (s.block->status() != cudaSuccess) return s.block->status();
+    return s.block->take_tau(tau);
+  });
+}
+
+// The shares' device objects, released with each one's device current, however the call ends.
+template <class T>
+struct Released {
+  std::vector<Share<T>>& shares;
+  ~Released() {
+    for (Share<T>& s : shares) {
+      cuda::use_device(s.ordinal);
+      s.block.reset();
+      s.c.reset();
+      s.v.reset();
+      s.where.reset();
+    }
+  }
+};
+
+// Every share's k x columns sums at `sums` (device memory, ld k) added on the host in device
+// order, into every share's `sums`.
+template <class T>
+cudaError_t add_over_devices(std::vector<Share<T>>& shares, int k, int columns,
+                             T* (WyBlock<T>::*sums)() const) {
+  const std::size_t size = std::size_t(k) * columns;
+  std::vector<T> parts(size * shares.size()), total(size, T(0));
+  cudaError_t status = on_every_device(shares, [&](Share<T>& s) {
+    const std::size_t index = std::size_t(&s - shares.data());
+    return cuda::wait(s.where->stream(), get(((*s.block).*sums)(), parts.data() + index * size, k,
+                                             k, columns, s.where->stream()));
+  });
+  if (status != cudaSuccess) return status;
+  for (std::size_t d = 0; d < shares.size(); ++d) {
+    for (std::size_t e = 0; e < size; ++e) total[e] += parts[d * size + e];
+  }
+  return on_every_device(shares, [&](Share<T>& s) {
+    return cuda::wait(s.where->stream(),
+                      put(total.data(), k, ((*s.block).*sums)(), k, columns, s.where->stream()));
+  });
+}
+
+}  // namespace
+
+bool apply_splits(const std::vector<int>& devices, long long m, int k, int w) {
+  if (devices.size() < 2 || k < 1 || w < k || w > kWyMaxColumns || k > kWyMaxReflectors) {
+    return false;
+  }
+  const long long rows = share_rows(m, devices.size());
+  return m - rows * (long long)(devices.size() - 1) >= 1 && rows >= w;
+}
+
+template <class T>
+bool orgqr_split(const std::vector<int>& devices, int m, int n, int k, T* a, int lda, const T* tau,
+                 std::string& error) {
+  if (!apply_splits(devices, m, k, n) || lda < m) {
+    error = "invalid arguments";
+    return false;
+  }
+  return cuda::run_guarded(error, [&] {
+    std::vector<Share<T>> shares;
+    const Released<T> released{shares};
+    // 1. V^T V of each share, as its rows land.
+    cudaError_t status = make_shares(devices, m, a, lda, n, k, n, tau, shares);
+    if (status == cudaSuccess) {
+      status = on_every_device(shares, [&](Share<T>& s) {
+        cudaError_t step = s.v->arrive(k, kWyBlockRows, [&](long long first, long long rows) {
+          return s.block->gram_rows(s.reflectors(k), first, rows);
+        });
+        return step == cudaSuccess ? s.block->sum_gram() : step;
+      });
+    }
+    // 2. The sums over every device.
+    if (status == cudaSuccess) status = add_over_devices(shares, k, k, &WyBlock<T>::gram);
+    // 3. W = T V1^T on device 0, then on every device.
+    std::vector<T> w(std::size_t(k) * n);
+    if (status == cudaSuccess) {
+      status = on_first_device(shares, [&](Share<T>& s) {
+        cudaError_t step = s.block->form_w(s.reflectors(k), n);
+        if (step == cudaSuccess) step = get(s.block->w(), w.data(), k, k, n, s.where->stream());
+        return cuda::wait(s.where->stream(), step);
+      });
+    }
+    // 4. Each share's rows of Q over its rows of V.
+    if (status == cudaSuccess) {
+      status = on_every_device(shares, [&](Share<T>& s) {
+        cudaError_t step = put(w.data(), k, s.block->w(), k, n, s.where->stream());
+        if (step == cudaSuccess) step = s.block->write_q(s.reflectors(k), n, s.v->get(), s.v->ld());
+        return cuda::wait(s.where->stream(), step);
+      });
+    }
+    if (status != cudaSuccess) return cuda::fail(error, "Q over the devices", status);
+    on_every_device(shares, [](Share<T>& s) {
+      s.v->write_back();
+      return cudaSuccess;
+    });
+    return true;
+  });
+}
+
+template <class T>
+bool ormqr_split(const std::vector<int>& devices, bool transpose, int m, int nc, int k, const T* a,
+                 int lda, const T* tau, T* c, int ldc, std::string& error) {
+  if (!apply_splits(devices, m, k, k + nc) || lda < m || ldc < m) {
+    error = "invalid arguments";
+    return false;
+  }
+  return cuda::run_guarded(error, [&] {
+    std::vector<Share<T>> shares;
+    const Released<T> released{shares};
+    // V is only read: its copies are never written back.
+    cudaError_t status = make_shares(devices, m, const_cast<T*>(a), lda, k, k, k + nc, tau, shares);
+    // 1. [V^T V, V^T C] of each share, as its rows of C land after its rows of V.
+    if (status == cudaSuccess) {
+      status = on_every_device(shares, [&](Share<T>& s) {
+        s.c = std::make_unique<Operand<T>>(*s.where, c + s.first, ldc, s.rows, nc);
+        cudaError_t step = s.c->status();
+        if (step == cudaSuccess) step = s.v->arrive();
+        if (step == cudaSuccess) {
+          step = s.c->arrive(nc, kWyBlockRows, [&](long long first, long long rows) {
+            return s.block->product_rows(s.reflectors(k), true, s.c->get(), s.c->ld(), nc, first,
+                                         rows);
+          });
+        }
+        return step == cudaSuccess ? s.block->sum_product(true, nc) : step;
+      });
+    }
+    // 2. The sums over every device.
+    if (status == cudaSuccess) status = add_over_devices(shares, k, k + nc, &WyBlock<T>::product);
+    // 3. Each device's rows of C - V W, W formed from the same sums on every device.
+    if (status == cudaSuccess) {
+      status = on_every_device(shares, [&](Share<T>& s) {
+        return cuda::wait(s.where->stream(), s.block->apply(s.reflectors(k), transpose, true, nc,
+                                                            s.c->get(), s.c->ld()));
+      });
+    }
+    if (status != cudaSuccess) return cuda::fail(error, "Q applied over the devices", status);
+    on_every_device(shares, [](Share<T>& s) {
+      s.c->write_back();
+      return cudaSuccess;
+    });
+    return true;
+  });
+}
+
+template bool orgqr_split<float>(const std::vector<int>&, int, int, int, float*, int, const float*,
+                                 std::string&);
+template bool orgqr_split<double>(const std::vector<int>&, int, int, int, double*, int,
+                                  const double*, std::string&);
+template bool ormqr_split<float>(const std::vector<int>&, bool, int, int, int, const float*, int,
+                                 const float*, float*, int, std::string&);
+template bool ormqr_split<double>(const std::vector<int>&, bool, int, int, int, const double*, int,
+                                  const double*, double*, int, std::string&);
+
+}  // namespace switchyard::qr::gpu

@@ -1,0 +1,72 @@
+#pragma once
+
+// What the QR calls split over several CUDA devices share (split_tsqr.hpp, split_apply.hpp):
+// steps run on every device at once, the small matrices that go between a device and the
+// host, and the trace's note of a split call.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <future>
+#include <vector>
+
+#include "device/cuda_runtime.hpp"
+
+namespace switchyard::qr::gpu {
+
+// step(share) for every share at once, each on its own thread with its device (share.ordinal)
+// current; the first error. A step's exception reaches the caller once every step has ended.
+template <class Share, class Step>
+cudaError_t on_every_device(std::vector<Share>& shares, Step&& step) {
+  std::vector<std::future<cudaError_t>> done;
+  for (Share& share : shares) {
+    done.push_back(std::async(std::launch::async, [&step, &share] {
+      const cudaError_t status = cuda::use_device(share.ordinal);
+      return status == cudaSuccess ? step(share) : status;
+    }));
+  }
+  cudaError_t first = cudaSuccess;
+  for (std::future<cudaError_t>& d : done) d.wait();
+  for (std::future<cudaError_t>& d : done) {
+    const cudaError_t status = d.get();
+    if (first == cudaSuccess) first = status;
+  }
+  return first;
+}
+
+// step(share) for device 0's share, on this thread.
+template <class Share, class Step>
+cudaError_t on_first_device(std::vector<Share>& shares, Step&& step) {
+  const cudaError_t status = cuda::use_device(shares[0].ordinal);
+  return status == cudaSuccess ? step(shares[0]) : status;
+}
+
+// rows x cols column-major copies between the host (leading dimension ld_host) and the device
+// (leading dimension rows), on `stream`.
+template <class T>
+cudaError_t put(const T* host, long long ld_host, T* device, int rows, int cols,
+                cudaStream_t stream) {
+  return cudaMemcpy2DAsync(device, sizeof(T) * rows, host, sizeof(T) * ld_host, sizeof(T) * rows,
+                           cols, cudaMemcpyHostToDevice, stream);
+}
+template <class T>
+cudaError_t get(const T* device, T* host, long long ld_host, int rows, int cols,
+                cudaStream_t stream) {
+  return cudaMemcpy2DAsync(host, sizeof(T) * ld_host, device, sizeof(T) * rows, sizeof(T) * rows,
+                           cols, cudaMemcpyDeviceToHost, stream);
+}
+
+// Whether splitting a call whose host matrices hold `bytes` over `devices` devices pays: at
+// least kSplitMinBytesPerDevice for each. A split call costs three rounds of one helper thread
+// per device and a few more waits for the devices, some tenths of a millisecond; a 64 MiB share
+// takes milliseconds to stream, of which the split saves a quarter (docs/multi-gpu.md).
+constexpr std::size_t kSplitMinBytesPerDevice = std::size_t(64) << 20;
+inline bool pays_to_split(std::size_t bytes, std::size_t devices) {
+  return devices >= 2 && bytes / devices >= kSplitMinBytesPerDevice;
+}
+
+// "split over CUDA devices 0,1": what the trace and the report say of a call split over
+// `devices` (the first call's list, which SWITCHYARD_DEVICES fixes for the process).
+const char* split_note(const std::vector<int>& devices);
+
+}  // namespace switchyard::qr::gpu
