@@ -244,7 +244,7 @@ std::vector<Setting> settings() {
        "path of a BLAS/LAPACK library that runs every call Switchyard does not take"},
       {"SWITCHYARD_DEVICE", "node-local MPI rank, else 0", "the GPU to use"},
       {"SWITCHYARD_DEVICES", "SWITCHYARD_DEVICE's one",
-       "all or a list like 0,1: the GPUs a large QR or gemm from host memory is split over"},
+       "all or a list like 0,1: the GPUs a large QR, Q or gemm from host memory is split over"},
       {"SWITCHYARD_OPENCL_DEVICE", "the first GPU, else the first device",
        "the OpenCL device of the gemm route: its number in switchyard info, or part of its name"},
       {"SWITCHYARD_CACHE_DIR", "$XDG_CACHE_HOME/switchyard or ~/.cache/switchyard",
