@@ -115,6 +115,32 @@ double ratio_to_c(const Matrix<T>& x, const Matrix<T>& y, const Matrix<T>& c) {
   return c_norm == 0 ? 0 : difference / (c.m * unit_roundoff<T>() * c_norm);
 }
 
+// Reference xORGQR of f's reflectors (k of them): Q's first n columns.
+template <class T>
+Matrix<T> reference_q(const Factored<T>& f, int k) {
+  Matrix<T> q = f.v;
+  const int lwork = 64 * q.n;
+  std::vector<T> work(static_cast<std::size_t>(lwork));
+  int info = 0;
+  Reference<T>::orgqr()(&q.m, &q.n, &k, q.ptr(), &q.ld, f.tau.data(), work.data(), &lwork, &info);
+  EXPECT_EQ(info, 0);
+  return q;
+}
+
+// Reference xORMQR (SIDE = 'L') of f's reflectors on c: op(Q) C.
+template <class T>
+Matrix<T> reference_apply(const Factored<T>& f, char trans, const Matrix<T>& c) {
+  Matrix<T> out = c;
+  const int lwork = 64 * c.n, k = f.v.n;
+  std::vector<T> work(static_cast<std::size_t>(lwork));
+  int info = 0;
+  const char side = 'L';
+  Reference<T>::ormqr()(&side, &trans, &out.m, &out.n, &k, f.v.ptr(), &f.v.ld, f.tau.data(),
+                        out.ptr(), &out.ld, work.data(), &lwork, &info, 1, 1);
+  EXPECT_EQ(info, 0);
+  return out;
+}
+
 template <class T>
 class QrApplyGpu : public ::testing::Test {};
 using Precisions = ::testing::Types<float, double>;
@@ -154,15 +180,7 @@ TYPED_TEST(QrApplyGpu, FormQMatchesReferenceOrgqr) {
       SCOPED_TRACE(c.name + (where == Residence::host ? ", host" : ", device"));
       const Factored<T> f = factored<T>(c.a, 3);
       const int m = f.v.m, n = f.v.n;
-      Matrix<T> expected = f.v;
-      {
-        const int lwork = 64 * n;
-        std::vector<T> work(static_cast<std::size_t>(lwork));
-        int info = 0;
-        Reference<T>::orgqr()(&expected.m, &expected.n, &c.k, expected.ptr(), &expected.ld,
-                              f.tau.data(), work.data(), &lwork, &info);
-        ASSERT_EQ(info, 0);
-      }
+      const Matrix<T> expected = reference_q(f, c.k);
       Placed<T> placed(f.v, where);
       std::string error;
       ASSERT_TRUE(gpu::orgqr_gpu(m, n, c.k, placed.get(), f.v.ld, f.tau.data(), error)) << error;
@@ -195,17 +213,7 @@ TYPED_TEST(QrApplyGpu, ApplyQMatchesReferenceOrmqr) {
     const Factored<T> f = factored<T>(gaussian(s.m, s.k, unsigned(s.m + s.k)), 2);
     const Matrix<T> c = convert<T>(gaussian(s.m, s.nc, 99), s.m + 5);
     for (char trans : {'N', 'T'}) {
-      Matrix<T> expected = c;
-      {
-        const int lwork = 64 * s.nc;
-        std::vector<T> work(static_cast<std::size_t>(lwork));
-        int info = 0;
-        const char side = 'L';
-        Reference<T>::ormqr()(&side, &trans, &expected.m, &expected.n, &s.k, f.v.ptr(), &f.v.ld,
-                              f.tau.data(), expected.ptr(), &expected.ld, work.data(), &lwork,
-                              &info, 1, 1);
-        ASSERT_EQ(info, 0);
-      }
+      const Matrix<T> expected = reference_apply(f, trans, c);
       for (Residence v_where : {Residence::host, Residence::device}) {
         for (Residence c_where : {Residence::host, Residence::device}) {
           SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.k) + ", " +
@@ -247,15 +255,7 @@ TYPED_TEST(QrApplyGpu, SplitFormQMatchesReferenceOrgqr) {
   for (const Case& c : split_form_q_cases()) {
     const Factored<T> f = factored<T>(c.a, 3);
     const int m = f.v.m, n = f.v.n;
-    Matrix<T> expected = f.v;
-    {
-      const int lwork = 64 * n;
-      std::vector<T> work(static_cast<std::size_t>(lwork));
-      int info = 0;
-      Reference<T>::orgqr()(&expected.m, &expected.n, &c.k, expected.ptr(), &expected.ld,
-                            f.tau.data(), work.data(), &lwork, &info);
-      ASSERT_EQ(info, 0);
-    }
+    const Matrix<T> expected = reference_q(f, c.k);
     for (const std::vector<int>& devices : test::device_lists()) {
       SCOPED_TRACE(c.name + ", " + test::named(devices));
       ASSERT_TRUE(gpu::apply_splits(devices, m, c.k, n));
@@ -288,17 +288,7 @@ TYPED_TEST(QrApplyGpu, SplitApplyQMatchesReferenceOrmqr) {
     const Factored<T> f = factored<T>(gaussian(s.m, s.k, unsigned(s.m + s.k)), 2);
     const Matrix<T> c = convert<T>(gaussian(s.m, s.nc, 98), s.m + 5);
     for (char trans : {'N', 'T'}) {
-      Matrix<T> expected = c;
-      {
-        const int lwork = 64 * s.nc;
-        std::vector<T> work(static_cast<std::size_t>(lwork));
-        int info = 0;
-        const char side = 'L';
-        Reference<T>::ormqr()(&side, &trans, &expected.m, &expected.n, &s.k, f.v.ptr(), &f.v.ld,
-                              f.tau.data(), expected.ptr(), &expected.ld, work.data(), &lwork,
-                              &info, 1, 1);
-        ASSERT_EQ(info, 0);
-      }
+      const Matrix<T> expected = reference_apply(f, trans, c);
       for (const std::vector<int>& devices : test::device_lists()) {
         SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.k) + ", " +
                      std::to_string(s.nc) + " columns, trans " + trans + ", " +

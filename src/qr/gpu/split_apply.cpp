@@ -27,6 +27,12 @@ struct Share {
   std::unique_ptr<WyBlock<T>> block;
 
   Reflectors<T> reflectors(int k) const { return {v->get(), v->ld(), k, first}; }
+  void release() {
+    block.reset();
+    c.reset();
+    v.reset();
+    where.reset();
+  }
 };
 
 // The shares of m rows over `devices`, each with its device's residence, its rows of V (m x
@@ -49,21 +55,6 @@ cudaError_t make_shares(const std::vector<int>& devices, long long m, T* a, int 
     return s.block->take_tau(tau);
   });
 }
-
-// The shares' device objects, released with each one's device current, however the call ends.
-template <class T>
-struct Released {
-  std::vector<Share<T>>& shares;
-  ~Released() {
-    for (Share<T>& s : shares) {
-      cuda::use_device(s.ordinal);
-      s.block.reset();
-      s.c.reset();
-      s.v.reset();
-      s.where.reset();
-    }
-  }
-};
 
 // Every share's k x columns sums at `sums` (device memory, ld k) added on the host in device
 // order, into every share's `sums`.
@@ -106,7 +97,7 @@ bool orgqr_split(const std::vector<int>& devices, int m, int n, int k, T* a, int
   }
   return cuda::run_guarded(error, [&] {
     std::vector<Share<T>> shares;
-    const Released<T> released{shares};
+    const Released<Share<T>> released{shares};
     // 1. V^T V of each share, as its rows land.
     cudaError_t status = make_shares(devices, m, a, lda, n, k, n, tau, shares);
     if (status == cudaSuccess) {
@@ -154,7 +145,7 @@ bool ormqr_split(const std::vector<int>& devices, bool transpose, int m, int nc,
   }
   return cuda::run_guarded(error, [&] {
     std::vector<Share<T>> shares;
-    const Released<T> released{shares};
+    const Released<Share<T>> released{shares};
     // V is only read: its copies are never written back.
     cudaError_t status = make_shares(devices, m, const_cast<T*>(a), lda, k, k, k + nc, tau, shares);
     // 1. [V^T V, V^T C] of each share, as its rows of C land after its rows of V.

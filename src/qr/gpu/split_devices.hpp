@@ -34,6 +34,19 @@ cudaError_t on_every_device(std::vector<Share>& shares, Step&& step) {
   return first;
 }
 
+// The shares' device objects, released with each one's device current, however the call ends:
+// each share's release() frees them in the order they need.
+template <class Share>
+struct Released {
+  std::vector<Share>& shares;
+  ~Released() {
+    for (Share& s : shares) {
+      cuda::use_device(s.ordinal);
+      s.release();
+    }
+  }
+};
+
 // step(share) for device 0's share, on this thread.
 template <class Share, class Step>
 cudaError_t on_first_device(std::vector<Share>& shares, Step&& step) {

@@ -31,20 +31,11 @@ struct Share {
 
   cudaStream_t stream() const { return where->stream(); }
   T* x() const { return static_cast<T*>(small->get()); }
-};
-
-// The shares' device objects, released with each one's device current, however the call ends.
-template <class T>
-struct Released {
-  std::vector<Share<T>>& shares;
-  ~Released() {
-    for (Share<T>& s : shares) {
-      cuda::use_device(s.ordinal);
-      s.tree.reset();
-      s.small.reset();
-      s.on_a.reset();
-      s.where.reset();
-    }
+  void release() {
+    tree.reset();
+    small.reset();
+    on_a.reset();
+    where.reset();
   }
 };
 
@@ -96,7 +87,7 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
       const long long first = rows * d;
       shares.push_back({devices[std::size_t(d)], first, std::min(rows, m - first), {}, {}, {}, {}});
     }
-    const Released<T> released{shares};
+    const Released<Share<T>> released{shares};
     const std::size_t square = std::size_t(n) * n;
     const long long stack_rows = (long long)count * n;
 
