@@ -10,12 +10,6 @@
 namespace switchyard::qr::gpu {
 namespace {
 
-// Rows per share: whole row blocks of the sums; the last share takes what is left.
-long long share_rows(long long m, std::size_t devices) {
-  const long long even = (m + (long long)devices - 1) / (long long)devices;
-  return (even + kWyBlockRows - 1) / kWyBlockRows * kWyBlockRows;
-}
-
 // One device's share of the rows and what works on it there: its rows of V (for xORGQR also
 // Q's, in place) and of C (xORMQR).
 template <class T>
@@ -40,7 +34,7 @@ struct Share {
 template <class T>
 cudaError_t make_shares(const std::vector<int>& devices, long long m, T* a, int lda, int v_columns,
                         int k, int w, const T* tau, std::vector<Share<T>>& shares) {
-  const long long rows = share_rows(m, devices.size());
+  const long long rows = share_rows(m, devices.size(), kWyBlockRows);
   for (std::size_t d = 0; d < devices.size(); ++d) {
     const long long first = rows * (long long)d;
     shares.push_back({devices[d], first, std::min(rows, m - first), {}, {}, {}, {}});
@@ -84,7 +78,7 @@ bool apply_splits(const std::vector<int>& devices, long long m, int k, int w) {
   if (devices.size() < 2 || k < 1 || w < k || w > kWyMaxColumns || k > kWyMaxReflectors) {
     return false;
   }
-  const long long rows = share_rows(m, devices.size());
+  const long long rows = share_rows(m, devices.size(), kWyBlockRows);
   return m - rows * (long long)(devices.size() - 1) >= 1 && rows >= w;
 }
 

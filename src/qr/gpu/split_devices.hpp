@@ -14,6 +14,13 @@
 
 namespace switchyard::qr::gpu {
 
+// Rows per share of m rows over `devices`: an even share rounded up to a whole number of
+// `multiple` rows (the blocks the device's kernels take); the last share takes what is left.
+inline long long share_rows(long long m, std::size_t devices, long long multiple) {
+  const long long even = (m + (long long)devices - 1) / (long long)devices;
+  return (even + multiple - 1) / multiple * multiple;
+}
+
 // step(share) for every share at once, each on its own thread with its device (share.ordinal)
 // current; the first error. A step's exception reaches the caller once every step has ended.
 template <class Share, class Step>

@@ -12,13 +12,6 @@
 namespace switchyard::qr::gpu {
 namespace {
 
-// Rows per share: a whole number of leaf blocks, so that each device's tree has the leaves one
-// device would have had there; the last share takes what is left.
-long long share_rows(long long m, std::size_t devices) {
-  const long long even = (m + (long long)devices - 1) / (long long)devices;
-  return (even + kTsqrBlockRows - 1) / kTsqrBlockRows * kTsqrBlockRows;
-}
-
 // One device's share of A's rows and what works on it there.
 template <class T>
 struct Share {
@@ -67,7 +60,7 @@ const char* split_note(const std::vector<int>& devices) {
 
 bool splits(const std::vector<int>& devices, long long m, int n) {
   if (devices.size() < 2 || n > kSplitMaxColumns) return false;
-  const long long rows = share_rows(m, devices.size());
+  const long long rows = share_rows(m, devices.size(), kTsqrBlockRows);
   const long long last = m - rows * (long long)(devices.size() - 1);
   return last >= std::max<long long>(n, 1) && rows >= n;
 }
@@ -81,7 +74,7 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
   }
   return cuda::run_guarded(error, [&] {
     const int count = int(devices.size());
-    const long long rows = share_rows(m, devices.size());
+    const long long rows = share_rows(m, devices.size(), kTsqrBlockRows);
     std::vector<Share<T>> shares;
     for (int d = 0; d < count; ++d) {
       const long long first = rows * d;
