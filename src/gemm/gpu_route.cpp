@@ -93,13 +93,16 @@ const char* split_note(const std::vector<gemm::Share>& shares) {
   return note->c_str();
 }
 
-// The call on the devices: split over several when they have started and the product pays for
-// it, else on one. True when all of C is written; else the blocks left as given in `unwritten`.
+// The call on the devices: split over several when the product pays for it and they have
+// started (only such a call starts them), else on one. True when all of C is written; else the
+// blocks left as given in `unwritten`.
 template <class T>
 bool run_on_devices(opencl::Runtime& rt, gemm::Kernels& kernels, const GemmCall<T>& g,
                     std::vector<gemm::CBlock>& unwritten, std::string& error) {
-  const std::vector<gemm::Share> shares = started_shares<T>(rt);
-  if (gemm::pays_to_split(g.m, g.n, g.k, sizeof(T), shares.size())) {
+  const std::vector<gemm::Share> shares = gemm::pays_to_split(g.m, g.n, g.k, sizeof(T), 2)
+                                              ? started_shares<T>(rt)
+                                              : std::vector<gemm::Share>{};
+  if (shares.size() > 1) {
     if (!gemm::gemm_split<T>(shares, g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b,
                              g.ldb, g.beta, g.c, g.ldc, unwritten, error)) {
       return false;
