@@ -25,7 +25,9 @@ std::vector<CBlock> split_blocks(int m, int n, int devices, int row_step, int co
 bool pays_to_split(int m, int n, int k, std::size_t element_size, std::size_t devices) {
   const double dm = m, dn = n, dk = k;
   const double bytes = double(element_size) * (dm * dk + dk * dn + dm * dn);
-  return devices > 1 && bytes > 0 && 2 * dm * dn * dk >= kSplitMinFlopsPerByte * bytes;
+  const double flops = 2 * dm * dn * dk;
+  return devices > 1 && bytes > 0 && flops >= kSplitMinFlopsPerByte * bytes &&
+         flops >= kSplitMinFlops;
 }
 
 template <class T>

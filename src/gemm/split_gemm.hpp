@@ -36,12 +36,14 @@ std::vector<CBlock> split_blocks(int m, int n, int devices, int row_step, int co
 
 // Whether an m x n x k product of `element_size`-byte elements pays to split over `devices`:
 // when its flops per byte of operands, 2mnk / (e (mk + kn + mn)), reach
-// kSplitMinFlopsPerByte. A split moves more host memory than one device does (the operand
-// every device reads is copied to each device's slots), so it pays only where one device's
-// kernels, not its transfers, set the time. Measured on two H100s of one host, dgemm from
-// pageable memory (docs/multi-gpu.md): n = 16384 (1365 flop/byte) 1.13-1.51x one device;
-// n = 12288 (1024) and 8192 (683) slower than one device.
+// kSplitMinFlopsPerByte, and it has at least kSplitMinFlops. A split moves more host memory
+// than one device does (the operand every device reads is copied to each device's slots), so
+// it pays only where one device's kernels, not its transfers, set the time. Measured on two
+// H100s of one host from pageable memory (docs/multi-gpu.md): dgemm n = 16384 (1365
+// flop/byte) 1.15-1.37x one device, sgemm 12288 (2048) 1.54-1.72x; dgemm 12288 (1024) and 8192
+// (683) slower than one device. Smaller products than sgemm 12288 were not measured split.
 constexpr double kSplitMinFlopsPerByte = 1300;
+constexpr double kSplitMinFlops = 2.0 * 12288 * 12288 * 12288;
 bool pays_to_split(int m, int n, int k, std::size_t element_size, std::size_t devices);
 
 // C <- alpha op(A) op(B) + beta C on host operands, each block of split_blocks on its share,

@@ -61,6 +61,7 @@ TEST(GemmSplitRules, OnlyProductsBoundByTheirKernelsPay) {
   EXPECT_TRUE(gemm::pays_to_split(20000, 20000, 20000, 8, 8));
   EXPECT_FALSE(gemm::pays_to_split(12288, 12288, 12288, 8, 2));  // 1024
   EXPECT_TRUE(gemm::pays_to_split(12288, 12288, 12288, 4, 2));   // single: 2048
+  EXPECT_FALSE(gemm::pays_to_split(8192, 8192, 8192, 4, 2));     // 1365, but not measured split
   EXPECT_FALSE(gemm::pays_to_split(32768, 4096, 8192, 8, 2));    // 630
   EXPECT_FALSE(gemm::pays_to_split(65536, 65536, 256, 8, 2));    // a long, thin k
   EXPECT_FALSE(gemm::pays_to_split(0, 16384, 16384, 8, 2));
