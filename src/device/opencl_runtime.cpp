@@ -424,7 +424,8 @@ Runtime* runtime(const char** why) {
 
 std::vector<Runtime*> split_runtimes(std::string& why) {
   static std::string failure;
-  static const std::vector<Runtime*> made = []() -> std::vector<Runtime*> {
+  // Never destroyed, as the runtimes it holds are not: they are used until exit.
+  static const std::vector<Runtime*>& made = *new std::vector<Runtime*>([]() -> std::vector<Runtime*> {
     const char* unstarted = nullptr;
     Runtime* main = runtime(&unstarted);
     if (!main) {
@@ -462,7 +463,7 @@ std::vector<Runtime*> split_runtimes(std::string& why) {
       runtimes.push_back(r);
     }
     return runtimes;
-  }();
+  }());
   why = failure;
   return made;
 }

@@ -48,7 +48,8 @@ bool Staging::start(Runtime& rt, std::string& error) {
 
 Staging* staging(Runtime& rt, std::string& error) {
   static std::mutex mutex;
-  static std::map<const Runtime*, Staging*> made;
+  // Never destroyed, as the stagings it holds are not: they are used until exit.
+  static auto& made = *new std::map<const Runtime*, Staging*>;
   std::lock_guard<std::mutex> lock(mutex);
   const auto found = made.find(&rt);
   if (found != made.end()) return found->second;
