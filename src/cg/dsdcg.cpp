@@ -89,7 +89,9 @@ bool triad_to_column(int n, int nelt, int* ia, int* ja, double* a) {
 // diagonal. Then it is sorted by column in place (IA(K) = JA(K) = K, the
 // column format's first N pointers and a triad alike; JA(N+1) = N + 1 is
 // implied, not written) and true returned; otherwise false, changing
-// nothing. A matrix in column format passes unchanged.
+// nothing. In column format only IA(K) = JA(K) = K is such a matrix, and
+// it passes unchanged; column pointers that read as a permuted diagonal
+// triad are taken as one, since without JA(N+1) the two cannot be told apart.
 bool diagonal_to_column(int n, int* ia, int* ja, double* a) {
   std::vector<double> values(static_cast<std::size_t>(n));
   std::vector<char> seen(static_cast<std::size_t>(n), 0);

@@ -293,12 +293,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // The matrix: a triad whose indices are in range is now in column format
   // with the same entries, each column's diagonal first where it has one.
   if (n >= 1 && nelt >= 1 && !huge) {
+    // JA(N+1) is read only where NELT > N (a triad's JA has NELT entries):
+    // with NELT = N both formats are read as a triad, which must then be a
+    // diagonal matrix; in column format only IA(K) = JA(K) = K is one.
+    const bool read_as_column = nelt != n && (column || (unelt > un && ja0[un] == nelt + 1));
     bool in_range = true;
     for (std::size_t k = 0; k < unelt; ++k) {
       in_range = in_range && ia0[k] >= 1 && ia0[k] <= n;
-      if (!column) in_range = in_range && ja0[k] >= 1 && ja0[k] <= n;
+      if (!read_as_column) in_range = in_range && ja0[k] >= 1 && ja0[k] <= n;
     }
-    const bool read_as_column = column || (unelt > un && ja0[un] == nelt + 1);
     if (read_as_column) {
       CHECK(ia.same_bits(ia0) && ja.same_bits(ja0) && a.same_bits(a0));
     } else if (!in_range) {
