@@ -19,7 +19,9 @@ const char* switchyard_version(void);
  * devices and OpenCL platforms (or why there are none), configuration. */
 void switchyard_print_info(FILE* out);
 
-/* Writes the table SWITCHYARD_REPORT=1 prints at exit, for the calls so far. */
+/* Writes the table SWITCHYARD_REPORT=1 prints at exit, for the calls so far.
+ * Without SWITCHYARD_REPORT set, calls the thresholds send straight to the
+ * fallback are counted but not timed, and the table says how many. */
 void switchyard_print_report(FILE* out);
 
 /* What `switchyard calibrate` does: times the fallback library on one shape

@@ -1,15 +1,8 @@
 #include "checks.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 namespace switchyard {
-
-bool same_letter(char a, char b) {
-  return std::toupper(static_cast<unsigned char>(a)) == std::toupper(static_cast<unsigned char>(b));
-}
-
-char upper_letter(char c) { return char(std::toupper(static_cast<unsigned char>(c))); }
 
 int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n, std::int64_t k,
                         std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {

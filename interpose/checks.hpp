@@ -8,11 +8,13 @@
 
 namespace switchyard {
 
-// Reference LSAME: the same letter in either case.
-bool same_letter(char a, char b);
+// The upper-case form of an option letter, as the routes receive it: ASCII's lower-case letters
+// raised, every other byte as it is, as reference LSAME reads them whatever the program's locale
+// (std::toupper follows the locale, and costs a library call on every BLAS call).
+constexpr char upper_letter(char c) { return c >= 'a' && c <= 'z' ? char(c - ('a' - 'A')) : c; }
 
-// The upper-case form of an option letter, as the routes receive it.
-char upper_letter(char c);
+// Reference LSAME: the same letter in either case.
+constexpr bool same_letter(char a, char b) { return upper_letter(a) == upper_letter(b); }
 
 // xGEMM: 1 TRANSA, 2 TRANSB, 3 M, 4 N, 5 K, 8 LDA, 10 LDB, 13 LDC.
 int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n, std::int64_t k,

@@ -69,11 +69,13 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures,
   const Implementation<Call>* cpu = Implementations<Call>::cpu;
   const Implementation<Call>* gpu = Implementations<Call>::gpu;
   if (!quick && gpu && gpu->resident) s.on_device = gpu->resident(call);
-  CallRecord record(r, s);
-  device::start_in_background_once(config().start == StartMode::background);
+  const Config& cfg = config();
+  device::start_in_background_once(cfg.start == StartMode::background);
   // A call that goes to the fallback on sight is neither weighed nor described (unless the trace
-  // wants its reason): it costs its checks, its count and its time (docs/router.md, "Small
-  // calls").
+  // wants its reason): it costs its checks and its count, and its time only where the report is
+  // asked for (docs/router.md, "Small calls").
+  const bool on_sight = !trace_enabled() && fallback_on_sight(cfg, r, s, quick);
+  CallRecord record(r, s, !on_sight || cfg.report);
   const auto fall_back = [&] {
     if (s.on_device && gpu->fallback_on_host) {
       gpu->fallback_on_host(call, [&](const Call& on_host) { run_fallback(on_host); });
@@ -81,14 +83,14 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures,
       run_fallback(call);
     }
   };
-  if (!record.traced() && fallback_on_sight(config(), r, s, quick)) {
+  if (on_sight) {
     fall_back();
     return;
   }
   const bool weighed = (cpu && cpu->cost) || (gpu && gpu->cost);
   HostView host = weighed ? current_host_view(figures) : HostView{};
   host.nested = record.depth() > 0;
-  Decision d = decide(config(), r, s, quick, candidate(cpu), candidate(gpu),
+  Decision d = decide(cfg, r, s, quick, candidate(cpu), candidate(gpu),
                       weighed ? &host : nullptr, record.traced());
   if (d.cold) {
     device::forgo(d.cold->family, d.cold->gain_s);

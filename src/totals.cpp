@@ -15,6 +15,7 @@ struct ThreadRow {
   std::array<std::atomic<std::uint64_t>, backend_count> calls{};
   std::atomic<std::uint64_t> ticks{0};
   std::atomic<double> flops{0.0};
+  std::atomic<std::uint64_t> untimed{0};
   std::atomic<std::uint64_t> split{0};
 };
 using ThreadTotals = std::array<ThreadRow, routine_count>;
@@ -47,6 +48,7 @@ void add_into(Totals& sum, const ThreadTotals& t) {
     }
     sum[r].seconds += tick_clock::seconds(t[r].ticks.load(std::memory_order_relaxed));
     sum[r].flops += t[r].flops.load(std::memory_order_relaxed);
+    sum[r].untimed += t[r].untimed.load(std::memory_order_relaxed);
     sum[r].split += t[r].split.load(std::memory_order_relaxed);
   }
 }
@@ -72,12 +74,16 @@ struct ThisThread {
   }
 };
 
+ThreadRow& this_thread_row(Routine r) {
+  thread_local ThisThread me;
+  return me.totals[int(r)];
+}
+
 }  // namespace
 
 void record_totals(Routine r, Backend b, std::uint64_t ticks, double flops,
                    const char* split_over) {
-  thread_local ThisThread me;
-  ThreadRow& row = me.totals[int(r)];
+  ThreadRow& row = this_thread_row(r);
   add(row.calls[int(b)], std::uint64_t{1});
   add(row.ticks, ticks);
   add(row.flops, flops);
@@ -85,6 +91,12 @@ void record_totals(Routine r, Backend b, std::uint64_t ticks, double flops,
     add(row.split, std::uint64_t{1});
     split_notes[int(r)].store(split_over, std::memory_order_relaxed);
   }
+}
+
+void record_untimed(Routine r, Backend b) {
+  ThreadRow& row = this_thread_row(r);
+  add(row.calls[int(b)], std::uint64_t{1});
+  add(row.untimed, std::uint64_t{1});
 }
 
 Totals current_totals() {

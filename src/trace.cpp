@@ -103,37 +103,55 @@ std::string format_report(const Totals& t) {
                   (unsigned long long)t[r].split, t[r].split_over);
     out += line;
   }
+  for (int r = 0; r < routine_count; ++r) {
+    if (t[r].untimed == 0) continue;
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "%s: %llu calls sent to the fallback by the thresholds were counted, not timed "
+                  "(SWITCHYARD_REPORT=1 times them)\n",
+                  routine_name(Routine(r)), (unsigned long long)t[r].untimed);
+    out += line;
+  }
   out += "time includes nested calls; GFLOP/s counts LAPACK's flops\n";
   return out;
 }
 
-CallRecord::CallRecord(Routine r, const Shape& s)
-    : start_(tick_clock::ticks()), traced_(trace_enabled()) {
-  event_.parent = current_call;
-  event_.depth = current_depth;
-  event_.routine = r;
-  event_.shape = s;
+CallRecord::CallRecord(Routine r, const Shape& s, bool timed)
+    : routine_(r),
+      shape_(s),
+      depth_(current_depth),
+      timed_(timed),
+      start_(timed ? tick_clock::ticks() : 0),
+      traced_(trace_enabled()) {
   if (traced_) {
-    event_.id = next_call_id();
+    event_.emplace();
+    event_->id = next_call_id();
+    event_->parent = current_call;
+    event_->depth = depth_;
+    event_->routine = r;
+    event_->shape = s;
     phases_before_ = device::phase_count();
+    current_call = event_->id;
   }
-  current_call = event_.id;
   ++current_depth;
 }
 
 CallRecord::~CallRecord() {
-  current_call = event_.parent;
   --current_depth;
+  if (!timed_) {
+    record_untimed(routine_, backend_);
+    return;
+  }
   const std::uint64_t ticks = tick_clock::ticks() - start_;
-  record_totals(event_.routine, event_.decision.backend, ticks,
-                routine_flops(event_.routine, event_.shape), split_over_);
+  record_totals(routine_, backend_, ticks, routine_flops(routine_, shape_), split_over_);
   if (!traced_) return;
-  event_.seconds = tick_clock::seconds(ticks);
+  current_call = event_->parent;
+  event_->seconds = tick_clock::seconds(ticks);
   // The device start-up paid while this call ran (in a nested call too: its time is part of this
   // one's).
   if (device::phase_count() != phases_before_)
-    event_.startup = device::breakdown_since(phases_before_);
-  write_trace_line(format_trace_line(event_));
+    event_->startup = device::breakdown_since(phases_before_);
+  write_trace_line(format_trace_line(*event_));
 }
 
 // The report is printed when the program exits, on stderr, if asked for.

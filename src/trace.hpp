@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "route.hpp"
@@ -43,20 +44,33 @@ void write_trace_line(const std::string& line);
 
 class CallRecord {
  public:
-  CallRecord(Routine r, const Shape& s);
+  // `timed` false: the call is counted, not timed (dispatch.hpp: a call sent to the fallback on
+  // sight, where the clock's two readings would cost a small call as much as the rest of
+  // Switchyard's look at it).
+  CallRecord(Routine r, const Shape& s, bool timed = true);
   ~CallRecord();
   CallRecord(const CallRecord&) = delete;
   CallRecord& operator=(const CallRecord&) = delete;
 
-  void set_decision(const Decision& d) { event_.decision = d; }
+  void set_decision(const Decision& d) {
+    backend_ = d.backend;
+    if (event_) event_->decision = d;
+  }
   // The devices the call was split over (dispatch.hpp's ran_as), for the report.
   void set_split_over(const char* note) { split_over_ = note; }
-  int depth() const { return event_.depth; }  // 0 for the program's own calls
-  bool traced() const { return traced_; }       // whether the call gets a trace line
+  int depth() const { return depth_; }        // 0 for the program's own calls
+  bool traced() const { return traced_; }     // whether the call gets a trace line
 
  private:
-  TraceEvent event_;
-  std::uint64_t start_;  // tick_clock::ticks()
+  // The trace's line, made only when the trace is on: a call sent to the fallback by the
+  // thresholds costs a small call's own time again, and the line's reason alone is 224 bytes.
+  std::optional<TraceEvent> event_;
+  Routine routine_;
+  Shape shape_;
+  Backend backend_ = Backend::fallback;
+  int depth_;
+  bool timed_;
+  std::uint64_t start_;  // tick_clock::ticks(), when timed
   std::uint64_t phases_before_ = 0;
   const char* split_over_ = nullptr;
   bool traced_;

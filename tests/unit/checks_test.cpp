@@ -5,6 +5,16 @@
 namespace switchyard {
 namespace {
 
+// LSAME's case folding: ASCII letters only, whatever the locale would make of other bytes.
+TEST(OptionLetters, OnlyAsciiLettersFoldTheirCase) {
+  static_assert(same_letter('n', 'N') && same_letter('T', 't') && same_letter('U', 'U'));
+  static_assert(!same_letter('N', 'T') && !same_letter('@', '`') && !same_letter('[', '{'));
+  // Latin-1's e acute and E acute are one letter to a Latin-1 locale's toupper, not to LSAME.
+  static_assert(!same_letter('\xe9', '\xc9'));
+  static_assert(upper_letter('z') == 'Z' && upper_letter('Z') == 'Z' && upper_letter('{') == '{');
+  EXPECT_EQ(gemm_argument_error('\xee', 'N', 1, 1, 1, 1, 1, 1), 1);
+}
+
 TEST(GemmChecks, ValidArguments) {
   for (char ta : {'N', 'n', 'T', 't', 'C', 'c'}) {
     for (char tb : {'N', 'T', 'c'}) {

@@ -44,6 +44,19 @@ TEST(Totals, CountsSplitCallsWithTheirDevices) {
   EXPECT_STREQ(now.split_over, note);
 }
 
+// A call counted without being timed adds to its backend's calls and to the untimed count, and
+// to neither the time nor the flops.
+TEST(Totals, CountsUntimedCallsApart) {
+  const RoutineTotals was = current_totals()[int(Routine::ssyrk)];
+  record_untimed(Routine::ssyrk, Backend::fallback);
+  record_untimed(Routine::ssyrk, Backend::fallback);
+  record_totals(Routine::ssyrk, Backend::fallback, 0, 3.0);
+  const RoutineTotals now = current_totals()[int(Routine::ssyrk)];
+  EXPECT_EQ(now.calls[int(Backend::fallback)] - was.calls[int(Backend::fallback)], 3u);
+  EXPECT_EQ(now.untimed - was.untimed, 2u);
+  EXPECT_DOUBLE_EQ(now.flops - was.flops, 3.0);
+}
+
 // A call's ticks read as the seconds it took: a 50 ms sleep as at least 45 ms and, however
 // loaded the machine, not a second.
 TEST(TickClock, TicksConvertToTheSecondsTheyTook) {

@@ -48,6 +48,18 @@ TEST(ReportFormat, OneRowPerCalledRoutine) {
   EXPECT_EQ(r.find("no routed"), std::string::npos);
 }
 
+TEST(ReportFormat, SaysWhichCallsWereNotTimed) {
+  Totals t{};
+  t[int(Routine::dgemm)].calls = {7, 0, 1};
+  t[int(Routine::dgemm)].untimed = 6;
+  t[int(Routine::dgeqrf)].calls = {2, 0, 0};
+  const std::string r = format_report(t);
+  EXPECT_NE(r.find("dgemm: 6 calls sent to the fallback by the thresholds were counted, not timed"),
+            std::string::npos)
+      << r;
+  EXPECT_EQ(r.find("dgeqrf: "), std::string::npos) << r;
+}
+
 TEST(ReportFormat, NamesTheDevicesOfSplitCalls) {
   Totals t{};
   t[int(Routine::dgeqrf)].calls = {0, 0, 5};
