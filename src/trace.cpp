@@ -120,9 +120,9 @@ CallRecord::CallRecord(Routine r, const Shape& s, bool timed)
     : routine_(r),
       shape_(s),
       depth_(current_depth),
-      timed_(timed),
-      start_(timed ? tick_clock::ticks() : 0),
-      traced_(trace_enabled()) {
+      traced_(trace_enabled()),
+      timed_(timed || traced_),  // a trace line gives the call's time
+      start_(timed_ ? tick_clock::ticks() : 0) {
   if (traced_) {
     event_.emplace();
     event_->id = next_call_id();

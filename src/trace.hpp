@@ -44,9 +44,9 @@ void write_trace_line(const std::string& line);
 
 class CallRecord {
  public:
-  // `timed` false: the call is counted, not timed (dispatch.hpp: a call sent to the fallback on
-  // sight, where the clock's two readings would cost a small call as much as the rest of
-  // Switchyard's look at it).
+  // `timed` false: the call is counted, not timed, unless the trace is on (dispatch.hpp: a call
+  // sent to the fallback on sight, where the clock's two readings would cost a small call as
+  // much as the rest of Switchyard's look at it).
   CallRecord(Routine r, const Shape& s, bool timed = true);
   ~CallRecord();
   CallRecord(const CallRecord&) = delete;
@@ -69,11 +69,11 @@ class CallRecord {
   Shape shape_;
   Backend backend_ = Backend::fallback;
   int depth_;
+  bool traced_;
   bool timed_;
   std::uint64_t start_;  // tick_clock::ticks(), when timed
   std::uint64_t phases_before_ = 0;
   const char* split_over_ = nullptr;
-  bool traced_;
 };
 
 }  // namespace switchyard
