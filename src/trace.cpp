@@ -117,14 +117,13 @@ std::string format_report(const Totals& t) {
 }
 
 CallRecord::CallRecord(Routine r, const Shape& s, bool timed)
-    : routine_(r),
+    : event_(trace_enabled() ? std::make_optional<TraceEvent>() : std::nullopt),
+      routine_(r),
       shape_(s),
       depth_(current_depth),
-      traced_(trace_enabled()),
-      timed_(timed || traced_),  // a trace line gives the call's time
+      timed_(timed || event_),  // a trace line gives the call's time
       start_(timed_ ? tick_clock::ticks() : 0) {
-  if (traced_) {
-    event_.emplace();
+  if (event_) {
     event_->id = next_call_id();
     event_->parent = current_call;
     event_->depth = depth_;
@@ -144,7 +143,7 @@ CallRecord::~CallRecord() {
   }
   const std::uint64_t ticks = tick_clock::ticks() - start_;
   record_totals(routine_, backend_, ticks, routine_flops(routine_, shape_), split_over_);
-  if (!traced_) return;
+  if (!event_) return;
   current_call = event_->parent;
   event_->seconds = tick_clock::seconds(ticks);
   // The device start-up paid while this call ran (in a nested call too: its time is part of this

@@ -59,7 +59,7 @@ class CallRecord {
   // The devices the call was split over (dispatch.hpp's ran_as), for the report.
   void set_split_over(const char* note) { split_over_ = note; }
   int depth() const { return depth_; }        // 0 for the program's own calls
-  bool traced() const { return traced_; }     // whether the call gets a trace line
+  bool traced() const { return event_.has_value(); }  // whether the call gets a trace line
 
  private:
   // The trace's line, made only when the trace is on: a call sent to the fallback by the
@@ -69,7 +69,6 @@ class CallRecord {
   Shape shape_;
   Backend backend_ = Backend::fallback;
   int depth_;
-  bool traced_;
   bool timed_;
   std::uint64_t start_;  // tick_clock::ticks(), when timed
   std::uint64_t phases_before_ = 0;
