@@ -54,7 +54,9 @@ Layout layout_of(int n, int ia, int ja, const Descriptor& d, const Grid& g);
 // The bytes each process sends in the first all-gather, for n columns of T.
 std::size_t factor_bytes(int n, std::size_t element_bytes);
 
-enum Status : int { kOk = 0, kOutOfMemory = 1, kCommunicationFailed = 2 };
+// kGpuStepFailed: a device step failed on some process (gpu_ranks.hpp); every process then
+// knows it, and A and TAU are as they were.
+enum Status : int { kOk = 0, kOutOfMemory = 1, kCommunicationFailed = 2, kGpuStepFailed = 3 };
 
 template <class T>
 class DistributedTsqr {

@@ -103,6 +103,19 @@ const char* layout_declines(int m, int n, int, int ja, const Descriptor& d, cons
   return nullptr;
 }
 
+const char* gpu_layout_declines(int m, int n, int ia, const Descriptor& d, const Grid& g) {
+  if (n > kGpuRanksMaxColumns) return "N > 64: the GPU ranks take one TSQR tree each";
+  if (g.nprow > 1 && (ia - 1) % d.mb + std::int64_t{n} > d.mb) {
+    return "sub(A)'s first N rows span several process rows (MB < the rows IA's block needs)";
+  }
+  for (int p = 0; p < g.nprow; ++p) {
+    const int rows =
+        numroc(ia - 1 + m, d.mb, p, d.rsrc, g.nprow) - numroc(ia - 1, d.mb, p, d.rsrc, g.nprow);
+    if (rows > 0 && rows < n) return "a process holds fewer than N rows of sub(A), but some";
+  }
+  return nullptr;
+}
+
 RowPlace row_place(int i, int ia, const Descriptor& d, int nprow) {
   const int global = ia - 1 + i;  // 0-based
   const int prow = index_owner(global + 1, d.mb, d.rsrc, nprow);

@@ -119,6 +119,26 @@ TEST(ScalapackDistribution, TsqrDeclinesShortAndEmptyMatrices) {
   EXPECT_EQ(layout_declines(32, 32, 1, 1, d, g), nullptr);  // square is still a QR
 }
 
+TEST(ScalapackDistribution, GpuVariantNeedsTheTopRowsOnOneProcess) {
+  const Grid two{2, 1, 0, 0};
+  const Descriptor d = descriptor(4096, 64, 1024, 64, 0, 0, two);
+  EXPECT_EQ(gpu_layout_declines(4096, 64, 1, d, two), nullptr);
+  // Wider than one device tree.
+  const Descriptor wide = descriptor(4096, 128, 1024, 128, 0, 0, two);
+  EXPECT_NE(gpu_layout_declines(4096, 65, 1, wide, two), nullptr);
+  // IA = 1000 in blocks of 1024: rows 1000..1063 cross into process 1's block, 1000..1024 not.
+  EXPECT_NE(gpu_layout_declines(3000, 64, 1000, d, two), nullptr);
+  EXPECT_EQ(gpu_layout_declines(3000, 25, 1000, d, two), nullptr);
+  // One process row holds every row, however small its blocks.
+  const Grid one{1, 2, 0, 0};
+  EXPECT_EQ(gpu_layout_declines(4096, 64, 1, descriptor(4096, 64, 8, 64, 0, 0, one), one),
+            nullptr);
+  // M = 1024 + 10: process 1 holds 10 rows, fewer than N = 64 but some.
+  EXPECT_NE(gpu_layout_declines(1034, 64, 1, d, two), nullptr);
+  // M = 1024: process 1 holds none, which is allowed.
+  EXPECT_EQ(gpu_layout_declines(1024, 64, 1, d, two), nullptr);
+}
+
 // Every row of sub(A), found by walking the block-cyclic layout row by row, against share_of
 // and row_place, for offsets, sources and block sizes around their edges.
 TEST(ScalapackDistribution, SharesAndRowPlacesMatchTheLayout) {

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <future>
 #include <vector>
@@ -74,6 +75,19 @@ cudaError_t get(const T* device, T* host, long long ld_host, int rows, int cols,
                 cudaStream_t stream) {
   return cudaMemcpy2DAsync(host, sizeof(T) * ld_host, device, sizeof(T) * rows, sizeof(T) * rows,
                            cols, cudaMemcpyDeviceToHost, stream);
+}
+
+// c = a b for n x n column-major matrices, a with leading dimension lda, b and c n: G_d inv(U),
+// the start of a share's pass down its tree.
+template <class T>
+void multiply_square(int n, const T* a, long long lda, const T* b, T* c) {
+  std::fill(c, c + std::size_t(n) * n, T(0));
+  for (int j = 0; j < n; ++j) {
+    for (int k = 0; k < n; ++k) {
+      const T bkj = b[k + std::size_t(j) * n];
+      for (int i = 0; i < n; ++i) c[i + std::size_t(j) * n] += a[i + k * lda] * bkj;
+    }
+  }
 }
 
 // Whether splitting a call whose host matrices hold `bytes` over `devices` devices pays: at

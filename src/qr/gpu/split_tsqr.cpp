@@ -32,18 +32,6 @@ struct Share {
   }
 };
 
-// c = a b for n x n column-major matrices, a with leading dimension lda, b and c n.
-template <class T>
-void multiply(int n, const T* a, long long lda, const T* b, T* c) {
-  std::fill(c, c + std::size_t(n) * n, T(0));
-  for (int j = 0; j < n; ++j) {
-    for (int k = 0; k < n; ++k) {
-      const T bkj = b[k + std::size_t(j) * n];
-      for (int i = 0; i < n; ++i) c[i + std::size_t(j) * n] += a[i + k * lda] * bkj;
-    }
-  }
-}
-
 }  // namespace
 
 const char* split_note(const std::vector<int>& devices) {
@@ -138,7 +126,7 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
     status = on_every_device(shares, [&](Share<T>& s) {
       const std::size_t index = std::size_t(&s - shares.data());
       std::vector<T> x(square);
-      multiply(n, stack.data() + index * n, stack_rows, u_inverse.data(), x.data());
+      multiply_square(n, stack.data() + index * n, stack_rows, u_inverse.data(), x.data());
       cudaError_t step = put(x.data(), n, s.x(), n, n, s.stream());
       if (step == cudaSuccess) step = s.tree->write_q(s.x(), s.first);
       if (step == cudaSuccess) {
