@@ -304,14 +304,13 @@ bool parse_figures(const std::string& text, const std::string& library, int thre
   return true;
 }
 
-const Calibration& calibration_of(const std::string& lapack_origin) {
+const Calibration& calibration_of(const std::string& lapack_origin, int threads) {
   static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<const Calibration>> found;
+  static std::map<std::pair<std::string, int>, std::unique_ptr<const Calibration>> found;
   std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<const Calibration>& entry = found[lapack_origin];
+  std::unique_ptr<const Calibration>& entry = found[{lapack_origin, threads}];
   if (!entry) {
     const std::string library = resolved_path(lapack_origin);
-    const int threads = fallback_threads();
     HostFigures measured;
     if (load_figures(cache_directory(), library, threads, measured)) {
       entry = std::make_unique<const Calibration>(
@@ -322,6 +321,10 @@ const Calibration& calibration_of(const std::string& lapack_origin) {
     }
   }
   return *entry;
+}
+
+const Calibration& calibration_of(const std::string& lapack_origin) {
+  return calibration_of(lapack_origin, fallback_threads());
 }
 
 const Calibration& calibration() {

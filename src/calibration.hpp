@@ -93,6 +93,8 @@ struct Calibration {
 // fallback() (fallback.hpp), which the 64-bit names' calls are weighed by as well.
 const Calibration& calibration_of(const std::string& lapack_origin);
 const Calibration& calibration();
+// The same for `threads` threads: the host's share one MPI process runs on (pgeqrf.cpp).
+const Calibration& calibration_of(const std::string& lapack_origin, int threads);
 
 // The shipped figures (shipped_figures.hpp) for a fallback library, its thread count and the
 // x86-64 level of the CPU TSQR's kernels here (tsqr::kernel_level()): what calibration_of takes

@@ -11,6 +11,7 @@
 #include "calls.hpp"
 #include "config.hpp"
 #include "dispatch.hpp"
+#include "fallback.hpp"
 #include "distributed_tsqr.hpp"
 #include "distribution.hpp"
 #include "gpu_ranks.hpp"
@@ -80,11 +81,13 @@ const char* local_verdict(bool forced, int m, int n, int ia, int ja, const Descr
 }
 
 // Whether this process's rows, as a local xGEQRF, would go to its device by the router's model
-// (the device's start-up if it is cold, the fallback's figures on this host); why not in `why`.
+// (the device's start-up if it is cold), weighed against the CPU TSQR and the fallback on this
+// process's share of the host's cores; why not in `why`.
 template <class T>
 bool local_rows_go_to_gpu(int h, int n, char* why, std::size_t size) {
   using Call = GeqrfCall<T>;
-  const HostView host = current_host_view(calibration());
+  const HostView host =
+      current_host_view(calibration_of(fallback().lapack_origin, rank_threads()));
   const Decision d = decide(config(), local_routine<T>, Shape{h, n}, nullptr,
                             candidate(Implementations<Call>::cpu),
                             candidate(Implementations<Call>::gpu), &host);
