@@ -28,8 +28,8 @@ struct GpuRanks {
   const char* (*unusable)();
   // The CUDA device this process's share runs on, for the trace.
   int (*device)();
-  // Whether `a` is in device or managed memory: such a share is declined, since a device that
-  // failed half way would leave it half written.
+  // Whether `a` is in device or managed memory, found without starting a device: such a share
+  // is declined, since a device that failed half way would leave it half written.
   bool (*resident)(const void* a);
   // The TSQR of this process's rows (h x n at a, lda >= h; h is 0 or at least n), TAU's n
   // entries written when this process is in sub(A)'s column: kOk, kGpuStepFailed or

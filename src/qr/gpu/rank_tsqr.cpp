@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "device/cuda_runtime.hpp"
+#include "device/probe.hpp"
 #include "qr/gpu/residence.hpp"
 #include "qr/gpu/split_devices.hpp"
 #include "qr/gpu/tsqr_tree.hpp"
 #include "scalapack/gpu_ranks.hpp"
-#include "tsqr/cpu_leaf.hpp"
 #include "tsqr/cpu_row_blocks.hpp"
 
 namespace switchyard::qr::gpu {
@@ -122,15 +122,7 @@ int run(const Layout& layout, int h, T* a, int lda, T* tau, const AllGather& gat
       const T* from = gathered.data() + square * std::size_t(layout.column_ranks[std::size_t(p)]);
       tsqr::copy_matrix(n, n, from, n, stack.data() + std::size_t(p) * n, int(stack_rows));
     }
-    std::vector<T> t(square), stack_tau(n), identity(square, T(0));
-    std::vector<T> work(
-        std::size_t(std::max(tsqr::factor_block_work(n), tsqr::multiply_q_work(n))));
-    for (int j = 0; j < n; ++j) identity[std::size_t(j) * n + j] = T(1);
-    tsqr::factor_block(int(stack_rows), n, stack.data(), int(stack_rows), stack_tau.data(),
-                       t.data(), n, work.data());
-    tsqr::copy_upper_triangle(n, stack.data(), int(stack_rows), r.data(), n);
-    tsqr::multiply_q(int(stack_rows), n, stack.data(), int(stack_rows), t.data(), n,
-                     identity.data(), n, work.data());
+    factor_stack_of_r(int(stack_rows), n, stack.data(), r.data());
   }
   const T* const g_p = stack.data() + std::size_t(member ? layout.my_prow : 0) * n;
   if (top) {
@@ -198,10 +190,8 @@ int run_guarded(const Layout& layout, int h, T* a, int lda, T* tau, const AllGat
   }
 }
 
-bool resident(const void* a) { return cuda::device_accessible(a); }
-
 template <class T>
-const scalapack::GpuRanks<T> ranks{cuda::unavailable, cuda::device_ordinal, resident,
+const scalapack::GpuRanks<T> ranks{cuda::unavailable, cuda::device_ordinal, cuda_device_pointer,
                                    run_guarded<T>};
 
 [[maybe_unused]] const bool plugged = [] {

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "device/cuda_runtime.hpp"
+#include "tsqr/cpu_leaf.hpp"
+#include "tsqr/cpu_row_blocks.hpp"
 
 namespace switchyard::qr::gpu {
 
@@ -88,6 +90,24 @@ void multiply_square(int n, const T* a, long long lda, const T* b, T* c) {
       for (int i = 0; i < n; ++i) c[i + std::size_t(j) * n] += a[i + k * lda] * bkj;
     }
   }
+}
+
+// Step 2 of a split TSQR, on the host: the stack of the shares' R factors (stack_rows x n, ld
+// stack_rows, zero below each diagonal) factored to the whole matrix's R (n x n, ld n) and
+// overwritten by the stack's explicit Q, whose slice d (rows d n to d n + n - 1), G_d, turns
+// share d's Q into its rows of the whole Q.
+template <class T>
+void factor_stack_of_r(int stack_rows, int n, T* stack, T* r) {
+  const std::size_t square = std::size_t(n) * n;
+  std::vector<T> t(square), stack_tau(n), identity(square, T(0));
+  std::vector<T> work(std::size_t(std::max(tsqr::factor_block_work(n), tsqr::multiply_q_work(n))));
+  for (int j = 0; j < n; ++j) identity[std::size_t(j) * n + j] = T(1);
+  tsqr::factor_block(stack_rows, n, stack, stack_rows, stack_tau.data(), t.data(), n,
+                     work.data());
+  std::fill(r, r + square, T(0));
+  tsqr::copy_upper_triangle(n, stack, stack_rows, r, n);
+  tsqr::multiply_q(stack_rows, n, stack, stack_rows, t.data(), n, identity.data(), n,
+                   work.data());
 }
 
 // Whether splitting a call whose host matrices hold `bytes` over `devices` devices pays: at

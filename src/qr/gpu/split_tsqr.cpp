@@ -6,7 +6,6 @@
 
 #include "qr/gpu/residence.hpp"
 #include "qr/gpu/split_devices.hpp"
-#include "tsqr/cpu_leaf.hpp"
 #include "tsqr/cpu_row_blocks.hpp"
 
 namespace switchyard::qr::gpu {
@@ -99,16 +98,8 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
     if (status != cudaSuccess) return cuda::fail(error, "QR of each device's rows", status);
 
     // 2. The stack's R and explicit Q, on the host.
-    std::vector<T> t(square), stack_tau(n), identity(square, T(0));
-    std::vector<T> work(
-        std::size_t(std::max(tsqr::factor_block_work(n), tsqr::multiply_q_work(n))));
-    for (int j = 0; j < n; ++j) identity[std::size_t(j) * n + j] = T(1);
-    tsqr::factor_block(int(stack_rows), n, stack.data(), int(stack_rows), stack_tau.data(),
-                       t.data(), n, work.data());
-    std::vector<T> r(square, T(0));
-    tsqr::copy_upper_triangle(n, stack.data(), stack_rows, r.data(), n);
-    tsqr::multiply_q(int(stack_rows), n, stack.data(), int(stack_rows), t.data(), n,
-                     identity.data(), n, work.data());
+    std::vector<T> r(square);
+    factor_stack_of_r(int(stack_rows), n, stack.data(), r.data());
 
     // 3. Q1 = (device 0's Q) G_0, and Q1 - S = L U there.
     std::vector<T> u_inverse(square);
