@@ -1,9 +1,12 @@
 // switchyard bench pdgeqrf [--ranks LIST] [--m-log2 LIST] [--n LIST] [--repeat R]
+//                          [--route auto|cpu|gpu]
 //
 // ScaLAPACK's pdgeqrf alone against the same program with libswitchyard.so preloaded: for each
 // rank count, 2^M_LOG2 rows per rank by N columns on a P x 1 grid, each rank one block of rows,
 // as pdgeqrf-timing (installed beside this program) times it under `mpirun --oversubscribe`:
-// the best of R runs of the slowest rank. "route" is how Switchyard ran the call (its trace);
+// the best of R runs of the slowest rank. --route forces Switchyard's route of pdgeqrf
+// (SWITCHYARD_ROUTE_PDGEQRF): its CPU TSQR, or the TSQR on each rank's GPU; by default it
+// routes as a program's call is routed. "route" is how Switchyard ran the call (its trace);
 // each side's "check" is max_j | ||R(:,j)|| / ||A(:,j)|| - 1 |, at rounding level for both.
 // mpirun comes from the PATH and runs with this program's environment (a root user needs
 // OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1, as Open MPI asks).
@@ -29,6 +32,7 @@ struct Options {
   std::vector<int> m_log2 = {16, 18, 20};  // rows per rank
   std::vector<int> n = {16, 64};
   int repeat = 3;
+  std::string route = "auto";
 };
 
 bool parse(int argc, char** argv, Options& o) {
@@ -43,6 +47,10 @@ bool parse(int argc, char** argv, Options& o) {
       o.n = parse_list(value);
     } else if (arg == "--repeat") {
       o.repeat = std::max(1, std::atoi(value));
+    } else if (arg == "--route" &&
+               (std::string(value) == "auto" || std::string(value) == "cpu" ||
+                std::string(value) == "gpu")) {
+      o.route = value;
     } else {
       return false;
     }
@@ -57,7 +65,7 @@ struct Timing {
   std::string route;
 };
 
-Timing run(int ranks, int log2_rows, int n, int repeat, bool preload) {
+Timing run(int ranks, int log2_rows, int n, int repeat, const std::string& route, bool preload) {
   Timing t;
   char trace[] = "/tmp/switchyard-pdgeqrf-XXXXXX";
   const int fd = mkstemp(trace);
@@ -65,7 +73,7 @@ Timing run(int ranks, int log2_rows, int n, int repeat, bool preload) {
   std::string command = "mpirun --oversubscribe -np " + std::to_string(ranks);
   if (preload) {
     command += " -x LD_PRELOAD=" + quoted(library_path()) + " -x SWITCHYARD_TRACE=" +
-               quoted(trace);
+               quoted(trace) + " -x SWITCHYARD_ROUTE_PDGEQRF=" + route;
   }
   command += " " + quoted(sibling("pdgeqrf-timing")) + " --repeat " + std::to_string(repeat) +
              " " + std::to_string(log2_rows) + "x" + std::to_string(n) + " 2>&1";
@@ -95,7 +103,7 @@ int pdgeqrf_main(int argc, char** argv) {
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: switchyard bench pdgeqrf [--ranks LIST] [--m-log2 LIST] [--n LIST] "
-                 "[--repeat R]\n"
+                 "[--repeat R] [--route auto|cpu|gpu]\n"
                  "  --m-log2: rows per rank, log2 (default 16,18,20); --n default 16,64; --ranks "
                  "default 2,4\n");
     return 2;
@@ -111,8 +119,8 @@ int pdgeqrf_main(int argc, char** argv) {
       for (int n : o.n) {
         if (n > (1 << lg)) continue;
         const int total_log2 = lg + log2_ranks;  // pdgeqrf-timing splits 2^total over the ranks
-        const Timing alone = run(ranks, total_log2, n, o.repeat, false);
-        const Timing ours = run(ranks, total_log2, n, o.repeat, true);
+        const Timing alone = run(ranks, total_log2, n, o.repeat, o.route, false);
+        const Timing ours = run(ranks, total_log2, n, o.repeat, o.route, true);
         if (alone.seconds < 0 || ours.seconds < 0) {
           std::printf("%5d %9d %4d   (a run failed; is mpirun on the PATH?)\n", ranks, 1 << lg, n);
           continue;
