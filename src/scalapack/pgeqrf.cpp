@@ -86,11 +86,10 @@ const char* local_verdict(bool forced, int m, int n, int ia, int ja, const Descr
 template <class T>
 bool local_rows_go_to_gpu(int h, int n, char* why, std::size_t size) {
   using Call = GeqrfCall<T>;
-  const HostView host =
-      current_host_view(calibration_of(fallback().lapack_origin, rank_threads()));
-  const Decision d = decide(config(), local_routine<T>, Shape{h, n}, nullptr,
-                            candidate(Implementations<Call>::cpu),
-                            candidate(Implementations<Call>::gpu), &host);
+  const HostView host = current_host_view(calibration_of(fallback().lapack_origin, rank_threads()));
+  const Decision d =
+      decide(config(), local_routine<T>, Shape{h, n}, nullptr,
+             candidate(Implementations<Call>::cpu), candidate(Implementations<Call>::gpu), &host);
   if (d.cold) {
     device::forgo(d.cold->family, d.cold->gain_s);
     if (d.cold->start) device::start_in_background(d.cold->family);
@@ -152,8 +151,8 @@ Decision agree(RouteChoice choice, int m, int n, T* a, int ia, int ja, const Des
   const char* why_not_gpu = "not asked for";
   char because[160] = "";
   if (!why_not && choice != RouteChoice::cpu) {
-    why_not_gpu = gpu_verdict(choice == RouteChoice::gpu, m, n, a, ia, ja, d, g, because,
-                              sizeof because);
+    why_not_gpu =
+        gpu_verdict(choice == RouteChoice::gpu, m, n, a, ia, ja, d, g, because, sizeof because);
   }
   // The CPU TSQR is ready wherever it may run: a process whose device takes its share may be
   // outvoted by another's.
@@ -214,10 +213,9 @@ void pgeqrf(int m, int n, T* a, int ia, int ja, const int* desca, T* tau, T* wor
   T* const my_tau = share.in_column ? tau + share.first_col : nullptr;
   if (verdict.backend == Backend::gpu) {
     const GpuRanks<T>& gpu = *GpuRanks<T>::plugged;
-    const int status =
-        gpu.run(layout_of(n, ia, ja, d, g), share.in_column ? share.rows : 0,
-                a + share.first_row + std::ptrdiff_t{share.first_col} * d.lld, d.lld, my_tau,
-                gather);
+    const int status = gpu.run(layout_of(n, ia, ja, d, g), share.in_column ? share.rows : 0,
+                               a + share.first_row + std::ptrdiff_t{share.first_col} * d.lld, d.lld,
+                               my_tau, gather);
     if (status == kGpuStepFailed) {
       return to_scalapack(
           decision(Backend::fallback, "gpu route failed on a process: ran in ScaLAPACK"));

@@ -47,9 +47,8 @@ bool parse(int argc, char** argv, Options& o) {
       o.n = parse_list(value);
     } else if (arg == "--repeat") {
       o.repeat = std::max(1, std::atoi(value));
-    } else if (arg == "--route" &&
-               (std::string(value) == "auto" || std::string(value) == "cpu" ||
-                std::string(value) == "gpu")) {
+    } else if (arg == "--route" && (std::string(value) == "auto" || std::string(value) == "cpu" ||
+                                    std::string(value) == "gpu")) {
       o.route = value;
     } else {
       return false;
@@ -72,11 +71,11 @@ Timing run(int ranks, int log2_rows, int n, int repeat, const std::string& route
   if (fd >= 0) close(fd);
   std::string command = "mpirun --oversubscribe -np " + std::to_string(ranks);
   if (preload) {
-    command += " -x LD_PRELOAD=" + quoted(library_path()) + " -x SWITCHYARD_TRACE=" +
-               quoted(trace) + " -x SWITCHYARD_ROUTE_PDGEQRF=" + route;
+    command += " -x LD_PRELOAD=" + quoted(library_path()) +
+               " -x SWITCHYARD_TRACE=" + quoted(trace) + " -x SWITCHYARD_ROUTE_PDGEQRF=" + route;
   }
-  command += " " + quoted(sibling("pdgeqrf-timing")) + " --repeat " + std::to_string(repeat) +
-             " " + std::to_string(log2_rows) + "x" + std::to_string(n) + " 2>&1";
+  command += " " + quoted(sibling("pdgeqrf-timing")) + " --repeat " + std::to_string(repeat) + " " +
+             std::to_string(log2_rows) + "x" + std::to_string(n) + " 2>&1";
   const ChildOutput child = output_of(command);
   const std::string output = child.status == 0 ? child.text : "";
   const std::size_t best = output.find("best of");
@@ -108,8 +107,10 @@ int pdgeqrf_main(int argc, char** argv) {
                  "default 2,4\n");
     return 2;
   }
-  std::printf("pdgeqrf on a P x 1 grid, one block of rows per rank: ScaLAPACK alone against "
-              "Switchyard preloaded, best of %d (seconds, slowest rank)\n", o.repeat);
+  std::printf(
+      "pdgeqrf on a P x 1 grid, one block of rows per rank: ScaLAPACK alone against "
+      "Switchyard preloaded, best of %d (seconds, slowest rank)\n",
+      o.repeat);
   std::printf("%5s %9s %4s %12s %12s %8s %6s %9s %9s\n", "ranks", "m/rank", "n", "ScaLAPACK",
               "Switchyard", "speed-up", "route", "check", "check");
   for (int ranks : o.ranks) {

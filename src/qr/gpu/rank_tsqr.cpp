@@ -44,7 +44,8 @@ class Exchange {
       int theirs;
       std::memcpy(&theirs, from, sizeof theirs);
       if (theirs != cudaSuccess) failed = scalapack::kGpuStepFailed;
-      if (count) std::memcpy(all.data() + count * std::size_t(rank), from + kHeader, bytes - kHeader);
+      if (count)
+        std::memcpy(all.data() + count * std::size_t(rank), from + kHeader, bytes - kHeader);
     }
     return failed;
   }
@@ -164,7 +165,8 @@ int run(const Layout& layout, int h, T* a, int lda, T* tau, const AllGather& gat
     std::vector<T> host_tau;
     status = cudaMemcpyAsync(share->tree->nonzero(), flags.data(), sizeof(int) * n,
                              cudaMemcpyHostToDevice, share->stream());
-    if (status == cudaSuccess) status = put(r.data(), n, share->tree->root_r(), n, n, share->stream());
+    if (status == cudaSuccess)
+      status = put(r.data(), n, share->tree->root_r(), n, n, share->stream());
     T* const device_tau = share->x();  // x is spent: TAU fits in its first column
     if (status == cudaSuccess) status = share->tree->write_top(device_tau);
     if (status == cudaSuccess) status = to_host(device_tau, n, host_tau, share->stream());

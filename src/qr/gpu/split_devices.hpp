@@ -102,12 +102,10 @@ void factor_stack_of_r(int stack_rows, int n, T* stack, T* r) {
   std::vector<T> t(square), stack_tau(n), identity(square, T(0));
   std::vector<T> work(std::size_t(std::max(tsqr::factor_block_work(n), tsqr::multiply_q_work(n))));
   for (int j = 0; j < n; ++j) identity[std::size_t(j) * n + j] = T(1);
-  tsqr::factor_block(stack_rows, n, stack, stack_rows, stack_tau.data(), t.data(), n,
-                     work.data());
+  tsqr::factor_block(stack_rows, n, stack, stack_rows, stack_tau.data(), t.data(), n, work.data());
   std::fill(r, r + square, T(0));
   tsqr::copy_upper_triangle(n, stack, stack_rows, r, n);
-  tsqr::multiply_q(stack_rows, n, stack, stack_rows, t.data(), n, identity.data(), n,
-                   work.data());
+  tsqr::multiply_q(stack_rows, n, stack, stack_rows, t.data(), n, identity.data(), n, work.data());
 }
 
 // Whether splitting a call whose host matrices hold `bytes` over `devices` devices pays: at
