@@ -104,7 +104,7 @@ const char* layout_declines(int m, int n, int, int ja, const Descriptor& d, cons
 }
 
 const char* gpu_layout_declines(int m, int n, int ia, const Descriptor& d, const Grid& g) {
-  if (n > kGpuRanksMaxColumns) return "N > 64: the GPU ranks take one TSQR tree each";
+  if (n > kGpuRanksMaxColumns) return "N > 256: wider than the GPU QR takes";
   if (g.nprow > 1 && (ia - 1) % d.mb + std::int64_t{n} > d.mb) {
     return "sub(A)'s first N rows span several process rows (MB < the rows IA's block needs)";
   }

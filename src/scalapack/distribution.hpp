@@ -40,14 +40,14 @@ std::int64_t minimum_lwork(int m, int n, int ia, int ja, const Descriptor& d, co
 // and M >= N >= 1.
 const char* layout_declines(int m, int n, int ia, int ja, const Descriptor& d, const Grid& g);
 
-// The widest sub(A) the TSQR on the processes' GPUs takes: one TSQR tree per process (the
-// trees' blocks hold at most 64 columns).
-constexpr int kGpuRanksMaxColumns = 64;
+// The widest sub(A) the TSQR on the processes' GPUs takes, as the one-GPU QR: panels of 64
+// columns, each a TSQR over the processes.
+constexpr int kGpuRanksMaxColumns = 256;
 
 // Why the TSQR on the processes' GPUs cannot take a sub(A) that layout_declines takes, or
-// null: each process's rows are one device tree, so none may hold fewer than N rows but some,
-// and one process forms the top N rows of Q, so sub(A)'s first N rows must be that process's
-// first rows (one row block holds them, or there is one process row).
+// null: each process's rows are one device tree a panel, so none may hold fewer than N rows but
+// some, and one process forms the top rows of each panel's Q, so sub(A)'s first N rows must be
+// that process's first rows (one row block holds them, or there is one process row).
 const char* gpu_layout_declines(int m, int n, int ia, const Descriptor& d, const Grid& g);
 
 // Where row i of sub(A) (0-based) lies: the process row, and its position among that process

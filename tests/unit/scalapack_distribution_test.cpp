@@ -123,9 +123,10 @@ TEST(ScalapackDistribution, GpuVariantNeedsTheTopRowsOnOneProcess) {
   const Grid two{2, 1, 0, 0};
   const Descriptor d = descriptor(4096, 64, 1024, 64, 0, 0, two);
   EXPECT_EQ(gpu_layout_declines(4096, 64, 1, d, two), nullptr);
-  // Wider than one device tree.
-  const Descriptor wide = descriptor(4096, 128, 1024, 128, 0, 0, two);
-  EXPECT_NE(gpu_layout_declines(4096, 65, 1, wide, two), nullptr);
+  // Panels of 64 columns up to the GPU QR's 256.
+  const Descriptor wide = descriptor(4096, 512, 1024, 512, 0, 0, two);
+  EXPECT_EQ(gpu_layout_declines(4096, 256, 1, wide, two), nullptr);
+  EXPECT_NE(gpu_layout_declines(4096, 257, 1, wide, two), nullptr);
   // IA = 1000 in blocks of 1024: rows 1000..1063 cross into process 1's block, 1000..1024 not.
   EXPECT_NE(gpu_layout_declines(3000, 64, 1000, d, two), nullptr);
   EXPECT_EQ(gpu_layout_declines(3000, 25, 1000, d, two), nullptr);
