@@ -13,6 +13,11 @@
 // 4. The top process writes V1, R and TAU from the or-ed flags; all-gather of TAU.
 // 5. Each process's rows go back to its A, and TAU is written.
 //
+// Past 64 columns, sub(A) is factored in panels of 64 as the one-GPU QR does (all of each
+// process's rows on its device first): steps 1 to 4 for each panel, then the panel's Q^T applied
+// to the columns right of it, with each process's sums of V^T V and V^T C added over the
+// processes in rank order by one more all-gather.
+//
 // Every all-gather carries each process's status as well, so a device step that failed on any
 // process stops every process at the same exchange, before anything is written to A or TAU:
 // the call then runs in ScaLAPACK.

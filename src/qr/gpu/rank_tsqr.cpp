@@ -163,8 +163,8 @@ int panel_tsqr(const Ranks& k, std::optional<DeviceRows<T>>& dev, const Panel<T>
   std::vector<int> flags(std::size_t(w), 0);
   if (k.rows) {
     std::vector<T> x(square);
-    multiply_square(w, stack.data() + std::size_t(layout.my_prow) * w, stack_rows,
-                    u_inverse.data(), x.data());
+    multiply_square(w, stack.data() + std::size_t(layout.my_prow) * w, stack_rows, u_inverse.data(),
+                    x.data());
     enqueue([&] { return put(x.data(), w, dev->x(), w, w, dev->stream()); });
     // Rows past the panel's first w count towards the flags: all of them but the top's.
     enqueue([&] { return p.tree->write_q(dev->x(), k.top ? 0 : w); });
@@ -213,8 +213,8 @@ int update_trailing(const Ranks& k, std::optional<DeviceRows<T>>& dev, const Pan
   const std::size_t entries = std::size_t(w) * std::size_t(w + nc);  // [V^T V, V^T C]
   std::vector<T> sums(entries, T(0));
   std::vector<std::unique_ptr<WyBlock<T>>> blocks;  // one a kWyMaxColumns columns of C
-  const kernels::Reflectors<T> v{k.rows ? dev->at(p.first, p.c) : nullptr,
-                                 k.rows ? dev->ld() : 1, w, k.top ? 0 : w};
+  const kernels::Reflectors<T> v{k.rows ? dev->at(p.first, p.c) : nullptr, k.rows ? dev->ld() : 1,
+                                 w, k.top ? 0 : w};
   const auto chunk = [&](int b) { return std::min(kWyMaxColumns, nc - b * kWyMaxColumns); };
   const auto c_of = [&](int b) { return dev->at(p.first, p.c + w + b * kWyMaxColumns); };
   const int count = (nc + kWyMaxColumns - 1) / kWyMaxColumns;
@@ -227,7 +227,8 @@ int update_trailing(const Ranks& k, std::optional<DeviceRows<T>>& dev, const Pan
       WyBlock<T>& block = *blocks.back();
       enqueue([&] { return block.status(); });
       enqueue([&] { return block.take_tau(tau); });
-      enqueue([&] { return block.product_rows(v, false, c_of(b), dev->ld(), chunk(b), 0, p.rows); });
+      enqueue(
+          [&] { return block.product_rows(v, false, c_of(b), dev->ld(), chunk(b), 0, p.rows); });
       enqueue([&] { return block.sum_product(false, chunk(b)); });
       enqueue([&] {
         return get(block.product(), sums.data() + std::size_t(w) * (w + b * kWyMaxColumns), w, w,
@@ -266,8 +267,8 @@ int run(const Layout& layout, int h, T* a, int lda, T* tau, const AllGather& gat
   const bool rows = member && h > 0;
   const bool top = member && layout.my_prow == layout.top[0].prow;
   Exchange exchange(gather, layout.ranks);
-  const Ranks k{layout, exchange, member, rows, top,
-                layout.column_ranks[std::size_t(layout.top[0].prow)]};
+  const Ranks k{layout, exchange, member,
+                rows,   top,      layout.column_ranks[std::size_t(layout.top[0].prow)]};
   std::optional<DeviceRows<T>> dev;
   cudaError_t status = cudaSuccess;
   // One panel: its leaves are factored as its rows land. Several: all of A goes first, since each
@@ -296,7 +297,10 @@ int run(const Layout& layout, int h, T* a, int lda, T* tau, const AllGather& gat
       status = tree->status();
       if (status == cudaSuccess) status = tree->factor_leaves(0, h - first);
     }
-    const Panel<T> panel{c, w, first, rows ? h - first : 0, streamed ? &*streamed : tree ? &*tree : nullptr};
+    const Panel<T> panel{c, w, first, rows ? h - first : 0,
+                         streamed ? &*streamed
+                         : tree   ? &*tree
+                                  : nullptr};
     if (int e = panel_tsqr(k, dev, panel, status, all_tau.data() + c)) return e;
     // Every process's work so far succeeded; the update's own steps go with the next exchange.
     status = cudaSuccess;
