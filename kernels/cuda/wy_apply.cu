@@ -1,11 +1,11 @@
 // out <- base - V W over the rows of a tall matrix: the second pass over V.
+#include <cuda_pipeline.h>
+
 #include <algorithm>
 #include <type_traits>
 
-#include <cuda_pipeline.h>
-#include <mma.h>
-
 #include "copy_async.cuh"
+#include "mma_f64.cuh"
 #include "shared_memory_opt_in.cuh"
 #include "wy_kernels.hpp"
 #include "wy_masked.cuh"
@@ -18,6 +18,11 @@ namespace {
 // that cover w; W stays in shared memory for all the tiles a block takes. V and W are padded
 // with zeros to a multiple of 4 reflectors, the tensor cores' step.
 constexpr int kThreads = 128;
+// Pitches in shared memory: V's tile keeps each reflector as a column of kVPitch, W each row
+// as kWidth + kWPad. Four past a multiple of 16 doubles, the lanes of a half-warp reading a
+// tensor-core fragment (four rows by four columns) fall on 16 distinct banks.
+constexpr int kVPitch = kTileRows + 4;
+constexpr int kWPad = 4;
 
 __device__ inline int multiple_of_4(int k) { return (k + 3) / 4 * 4; }
 
@@ -32,9 +37,9 @@ struct FmaApply {
     for (int j = 0; j < k; ++j) {
       T vr[4], wc[P];
 #pragma unroll
-      for (int q = 0; q < 4; ++q) vr[q] = v_tile[j * kTileRows + r0 + 8 * q];
+      for (int q = 0; q < 4; ++q) vr[q] = v_tile[j * kVPitch + r0 + 8 * q];
 #pragma unroll
-      for (int p = 0; p < P; ++p) wc[p] = w_tile[j * kWidth + c0 + 16 * p];
+      for (int p = 0; p < P; ++p) wc[p] = w_tile[j * (kWidth + kWPad) + c0 + 16 * p];
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
 #pragma unroll
@@ -45,7 +50,7 @@ struct FmaApply {
 
   // Where (V W)(r, c) goes in shared memory. Straight from the registers, a warp's stores would
   // fall in one bank; the XOR spreads them, and keeps the column reads free of conflicts too.
-  __device__ static int at(int r, int c) { return c * kTileRows + (r ^ (c % kTileRows)); }
+  __device__ static int at(int r, int c) { return c * kVPitch + (r ^ (c % kTileRows)); }
 
   __device__ void write(T* vw) const {
     const int r0 = int(threadIdx.x) / 16, c0 = int(threadIdx.x) % 16;
@@ -57,54 +62,40 @@ struct FmaApply {
   }
 };
 
-// On the FP64 tensor cores (8 x 8 x 4 multiply-accumulates): the 4 warps form a 2 x 2 grid,
-// and each sums two 8-row tiles by P 8-column tiles.
+// On the FP64 tensor cores (mma m16n8k4, mma_f64.cuh): the 4 warps form a 2 x 2 grid, and
+// each sums one 16-row tile by P 8-column tiles.
 template <int P>
 struct MmaApply {
   static constexpr int kWidth = 16 * P;
-  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 8, 8, 4, double> sum[2][P];
-
-  __device__ MmaApply() {
-#pragma unroll
-    for (int t = 0; t < 2; ++t) {
-#pragma unroll
-      for (int p = 0; p < P; ++p) nvcuda::wmma::fill_fragment(sum[t][p], 0.0);
-    }
-  }
+  double sum[P][4] = {};
 
   __device__ static int first_row() { return 16 * ((int(threadIdx.x) / 32) % 2); }
   __device__ static int first_column() { return 8 * P * ((int(threadIdx.x) / 32) / 2); }
 
-  // V's tile is column-major (ld kTileRows), W row-major (ld kWidth).
+  // V's tile is column-major (ld kVPitch), W row-major (ld kWidth + kWPad).
   __device__ void add(const double* v_tile, const double* w_tile, int k) {
-    using namespace nvcuda;
-    const int r0 = first_row(), c0 = first_column();
+    const int lane = int(threadIdx.x) % 32, g = lane / 4, t = lane % 4;
+    const double* v_at = v_tile + t * kVPitch + first_row() + g;
+    const double* w_at = w_tile + t * (kWidth + kWPad) + first_column() + g;
     for (int j = 0; j < k; j += 4) {
-      wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> v[2];
-      wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> w[P];
+      const double v[2] = {v_at[j * kVPitch], v_at[j * kVPitch + 8]};
+      double w[P];
 #pragma unroll
-      for (int t = 0; t < 2; ++t) wmma::load_matrix_sync(v[t], v_tile + j * kTileRows + r0 + 8 * t, kTileRows);
+      for (int p = 0; p < P; ++p) w[p] = w_at[j * (kWidth + kWPad) + 8 * p];
 #pragma unroll
-      for (int p = 0; p < P; ++p) wmma::load_matrix_sync(w[p], w_tile + j * kWidth + c0 + 8 * p, kWidth);
-#pragma unroll
-      for (int t = 0; t < 2; ++t) {
-#pragma unroll
-        for (int p = 0; p < P; ++p) wmma::mma_sync(sum[t][p], v[t], w[p], sum[t][p]);
-      }
+      for (int p = 0; p < P; ++p) mma_16x8x4(sum[p], v, w[p]);
     }
   }
 
-  __device__ static int at(int r, int c) { return c * kTileRows + r; }
+  __device__ static int at(int r, int c) { return c * kVPitch + r; }
 
   __device__ void write(double* vw) const {
-    const int r0 = first_row(), c0 = first_column();
+    const int lane = int(threadIdx.x) % 32, g = lane / 4, t = lane % 4;
+    const int r0 = first_row() + g, c0 = first_column() + 2 * t;
 #pragma unroll
-    for (int t = 0; t < 2; ++t) {
+    for (int p = 0; p < P; ++p) {
 #pragma unroll
-      for (int p = 0; p < P; ++p) {
-        nvcuda::wmma::store_matrix_sync(vw + at(r0 + 8 * t, c0 + 8 * p), sum[t][p], kTileRows,
-                                        nvcuda::wmma::mem_col_major);
-      }
+      for (int e = 0; e < 4; ++e) vw[at(r0 + 8 * (e / 2), c0 + 8 * p + e % 2)] = sum[p][e];
     }
   }
 };
@@ -112,7 +103,7 @@ struct MmaApply {
 template <class T, int P>
 using Apply = std::conditional_t<std::is_same_v<T, double>, MmaApply<P>, FmaApply<T, P>>;
 
-// Puts the tile of V at row0 into `tile` (V(r, j) at j * kTileRows + r): the stored vectors,
+// Puts the tile of V at row0 into `tile` (V(r, j) at j * kVPitch + r): the stored vectors,
 // and the zeros of rows past the end, by asynchronous copies, so that they land while the block
 // works on the tile before; the mask's ones and zeros by plain stores. Each thread keeps to
 // one row.
@@ -123,7 +114,7 @@ __device__ void stage_v(const Reflectors<T>& v, long long row0, long long end_ro
   const long long i = row0 + r;
   const bool inside = i < end_row;
   for (int j = int(threadIdx.x) / kTileRows; j < multiple_of_4(v.k); j += kThreads / kTileRows) {
-    T* to = tile + j * kTileRows + r;
+    T* to = tile + j * kVPitch + r;
     if (j < v.k && (i + v.row0 > j || !inside)) {
       copy_async(to, inside ? v.a + i + j * v.lda : v.a, inside);
     } else {
@@ -135,20 +126,22 @@ __device__ void stage_v(const Reflectors<T>& v, long long row0, long long end_ro
 
 template <class T, int P>
 __global__ void __launch_bounds__(kThreads)
-apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long end_row,
-      bool identity_base, T* out, long long ld_out) {
+    apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long end_row,
+          bool identity_base, T* out, long long ld_out) {
   constexpr int kWidth = 16 * P;  // the narrower, the more blocks fit an SM
   // The output phase: thread tid takes row tid % kTileRows of columns tid / kTileRows + 4 e.
   constexpr int kColumnStep = kThreads / kTileRows;
   constexpr int kOutputs = kWidth / kColumnStep;
   extern __shared__ __align__(128) unsigned char shared_memory[];
-  T* w_tile = reinterpret_cast<T*>(shared_memory);  // W(j, c) at j * kWidth + c
+  T* w_tile = reinterpret_cast<T*>(shared_memory);  // W(j, c) at j * (kWidth + kWPad) + c
   // This tile's V and the next's.
-  const auto v_tiles = [&](int b) { return w_tile + kWyMaxReflectors * (kWidth + b * kTileRows); };
+  const auto v_tiles = [&](int b) {
+    return w_tile + kWyMaxReflectors * (kWidth + kWPad + b * kVPitch);
+  };
   const int k = v.k, tid = int(threadIdx.x);
   for (int idx = tid; idx < multiple_of_4(k) * kWidth; idx += kThreads) {
     const int j = idx / kWidth, c = idx % kWidth;
-    w_tile[idx] = j < k && c < w ? w_matrix[j + c * k] : T(0);
+    w_tile[j * (kWidth + kWPad) + c] = j < k && c < w ? w_matrix[j + c * k] : T(0);
   }
   const long long tiles = (end_row - first_row + kTileRows - 1) / kTileRows;
   if (blockIdx.x < tiles) stage_v(v, first_row + blockIdx.x * kTileRows, end_row, v_tiles(0));
@@ -200,7 +193,7 @@ template <class T, int P>
 cudaError_t launch_apply(long long tiles, cudaStream_t stream, const Reflectors<T>& v,
                          const T* w_matrix, int w, long long first_row, long long end_row,
                          bool identity_base, T* out, long long ld_out) {
-  constexpr int bytes = int(sizeof(T)) * kWyMaxReflectors * (16 * P + 2 * kTileRows);
+  constexpr int bytes = int(sizeof(T)) * kWyMaxReflectors * (16 * P + kWPad + 2 * kVPitch);
   cudaError_t status = allow_shared_memory(apply<T, P>, bytes);
   int device = 0, multiprocessors = 0, per_multiprocessor = 0;
   if (status == cudaSuccess) status = cudaGetDevice(&device);
@@ -223,16 +216,21 @@ cudaError_t launch_apply(long long tiles, cudaStream_t stream, const Reflectors<
 }  // namespace wy
 
 template <class T>
-cudaError_t wy_apply(Reflectors<T> v, long long m, const T* w_matrix, int w,
-                     long long first_row, long long rows, bool identity_base, T* out,
-                     long long ld_out, cudaStream_t stream) {
+cudaError_t wy_apply(Reflectors<T> v, long long m, const T* w_matrix, int w, long long first_row,
+                     long long rows, bool identity_base, T* out, long long ld_out,
+                     cudaStream_t stream) {
   const long long end_row = std::min(first_row + rows, m);
   const long long tiles = (end_row - first_row + wy::kTileRows - 1) / wy::kTileRows;
   if (tiles <= 0) return cudaSuccess;
   const int p = wy::sixteens(w);
-  if (p == 1) return wy::launch_apply<T, 1>(tiles, stream, v, w_matrix, w, first_row, end_row, identity_base, out, ld_out);
-  if (p == 2) return wy::launch_apply<T, 2>(tiles, stream, v, w_matrix, w, first_row, end_row, identity_base, out, ld_out);
-  return wy::launch_apply<T, 4>(tiles, stream, v, w_matrix, w, first_row, end_row, identity_base, out, ld_out);
+  if (p == 1)
+    return wy::launch_apply<T, 1>(tiles, stream, v, w_matrix, w, first_row, end_row, identity_base,
+                                  out, ld_out);
+  if (p == 2)
+    return wy::launch_apply<T, 2>(tiles, stream, v, w_matrix, w, first_row, end_row, identity_base,
+                                  out, ld_out);
+  return wy::launch_apply<T, 4>(tiles, stream, v, w_matrix, w, first_row, end_row, identity_base,
+                                out, ld_out);
 }
 
 template cudaError_t wy_apply<float>(Reflectors<float>, long long, const float*, int, long long,

@@ -1,12 +1,12 @@
 // V^T X over the rows of a tall matrix, as one k x w partial sum per block of kWyBlockRows
 // rows, and the fixed-order sum of those partials.
+#include <cuda_pipeline.h>
+
 #include <algorithm>
 #include <type_traits>
 
-#include <cuda_pipeline.h>
-#include <mma.h>
-
 #include "copy_async.cuh"
+#include "mma_f64.cuh"
 #include "shared_memory_opt_in.cuh"
 #include "wy_kernels.hpp"
 #include "wy_masked.cuh"
@@ -19,8 +19,10 @@ namespace {
 // fewest that cover it: narrow products (the panels of a blocked QR) would otherwise spend most
 // of their time on outputs that do not exist.
 constexpr int kThreads = 256;
-// Row pitch of the staged tiles: even, as the tensor cores' loads need.
-constexpr int kPitch = kWyMaxReflectors + 2;
+// Row pitch of the staged tiles: four past a multiple of 16 doubles, so that the lanes of a
+// half-warp reading a tensor-core fragment (four rows by four columns) fall on 16 distinct
+// banks.
+constexpr int kPitch = kWyMaxReflectors + 4;
 
 // On FMAs: 16 x 16 threads, each summing rows j0 + 16 q of V^T X and columns c0 + 16 p, so
 // that the 16 threads of a half warp read 16 consecutive elements of a tile row.
@@ -59,44 +61,42 @@ struct FmaProduct {
   }
 };
 
-// On the FP64 tensor cores (8 x 8 x 4 multiply-accumulates), for outputs of at least eight
-// 8 x 8 tiles: the 8 warps form a WJ x WC grid, and each sums a TJ x TC block of tiles, loading
-// TJ fragments of V^T and TC of X per 4 rows for TJ TC products.
+// On the FP64 tensor cores (mma m16n8k4, mma_f64.cuh), for outputs of at least four 16 x 8
+// tiles: the output's Q 16-row by 2P 8-column tiles are dealt to a kWj x kWc grid of warps
+// (the warps past it, when there are fewer tiles than warps, only stage), each summing kTj by
+// kTc tiles from kTj fragments of V^T and kTc of X per 4 rows.
 template <int Q, int P>
 struct MmaProduct {
-  static_assert(Q * P >= 2, "fewer tiles than warps");
-  static constexpr int kWj = Q > P ? 4 : 2, kWc = 8 / kWj;
-  static constexpr int kTj = 2 * Q / kWj, kTc = 2 * P / kWc;
-  using Accumulator = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 8, 8, 4, double>;
-  Accumulator sum[kTj][kTc];
+  static_assert(Q * P >= 2, "fewer than four tiles");
+  static constexpr int kWj = Q >= 2 ? 2 : 1, kWc = 2 * P < 8 / kWj ? 2 * P : 8 / kWj;
+  static constexpr int kTj = Q / kWj, kTc = 2 * P / kWc;
+  double sum[kTj][kTc][4] = {};
 
-  __device__ MmaProduct() {
-#pragma unroll
-    for (int a = 0; a < kTj; ++a) {
-#pragma unroll
-      for (int b = 0; b < kTc; ++b) nvcuda::wmma::fill_fragment(sum[a][b], 0.0);
-    }
-  }
-
-  __device__ int first_row() const { return 8 * kTj * ((int(threadIdx.x) / 32) % kWj); }
-  __device__ int first_column() const { return 8 * kTc * ((int(threadIdx.x) / 32) / kWj); }
+  __device__ static int warp() { return int(threadIdx.x) / 32; }
+  __device__ static bool active() { return warp() < kWj * kWc; }
+  __device__ static int first_row() { return 16 * kTj * (warp() % kWj); }
+  __device__ static int first_column() { return 8 * kTc * (warp() / kWj); }
 
   // V^T is the tile read column-major (element (j, r) at r kPitch + j), X row-major.
   __device__ void add(const double* vs, const double* xs) {
-    using namespace nvcuda;
-    const int j0 = first_row(), c0 = first_column();
+    if (!active()) return;
+    const int lane = int(threadIdx.x) % 32, g = lane / 4, t = lane % 4;
+    const double* v_at = vs + t * kPitch + first_row() + g;
+    const double* x_at = xs + t * kPitch + first_column() + g;
 #pragma unroll
     for (int r = 0; r < kTileRows; r += 4) {
-      wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> vt[kTj];
-      wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> x[kTc];
+      double vt[kTj][2], x[kTc];
 #pragma unroll
-      for (int a = 0; a < kTj; ++a) wmma::load_matrix_sync(vt[a], vs + r * kPitch + j0 + 8 * a, kPitch);
+      for (int a = 0; a < kTj; ++a) {
+        vt[a][0] = v_at[r * kPitch + 16 * a];
+        vt[a][1] = v_at[r * kPitch + 16 * a + 8];
+      }
 #pragma unroll
-      for (int b = 0; b < kTc; ++b) wmma::load_matrix_sync(x[b], xs + r * kPitch + c0 + 8 * b, kPitch);
+      for (int b = 0; b < kTc; ++b) x[b] = x_at[r * kPitch + 8 * b];
 #pragma unroll
       for (int a = 0; a < kTj; ++a) {
 #pragma unroll
-        for (int b = 0; b < kTc; ++b) wmma::mma_sync(sum[a][b], vt[a], x[b], sum[a][b]);
+        for (int b = 0; b < kTc; ++b) mma_16x8x4(sum[a][b], vt[a], x[b]);
       }
     }
   }
@@ -105,13 +105,18 @@ struct MmaProduct {
   // Every thread must call it, after the block is done with the tiles `scratch` overlaps.
   __device__ void write(double* out, int k, int w, double* scratch) const {
     constexpr int kLd = kWyMaxReflectors;
-    const int j0 = first_row(), c0 = first_column();
+    if (active()) {
+      const int lane = int(threadIdx.x) % 32, g = lane / 4, t = lane % 4;
+      const int j0 = first_row() + g, c0 = first_column() + 2 * t;
 #pragma unroll
-    for (int a = 0; a < kTj; ++a) {
+      for (int a = 0; a < kTj; ++a) {
 #pragma unroll
-      for (int b = 0; b < kTc; ++b) {
-        nvcuda::wmma::store_matrix_sync(scratch + (j0 + 8 * a) + (c0 + 8 * b) * kLd, sum[a][b],
-                                        kLd, nvcuda::wmma::mem_col_major);
+        for (int b = 0; b < kTc; ++b) {
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            scratch[j0 + 16 * a + 8 * (e / 2) + (c0 + 8 * b + e % 2) * kLd] = sum[a][b][e];
+          }
+        }
       }
     }
     __syncthreads();
@@ -157,8 +162,8 @@ __host__ __device__ inline int tiles_per_buffer(bool has_x, int prefix) {
 
 template <class T, int Q, int P>
 __global__ void __launch_bounds__(kThreads)
-tall_product(Reflectors<T> v, int prefix, const T* x, long long ldx, int w,
-             long long first_row, long long end_row, T* partials) {
+    tall_product(Reflectors<T> v, int prefix, const T* x, long long ldx, int w, long long first_row,
+                 long long end_row, T* partials) {
   // Two buffers, this tile's and the next's, of tiles_per_buffer tiles each.
   extern __shared__ __align__(128) unsigned char shared_memory[];
   T* const tiles = reinterpret_cast<T*>(shared_memory);
@@ -205,7 +210,7 @@ constexpr int kSumWarps = 8;
 
 template <class T>
 __global__ void __launch_bounds__(32 * kSumWarps)
-sum_partials(const T* partials, int blocks, int entries, T* sum) {
+    sum_partials(const T* partials, int blocks, int entries, T* sum) {
   const int e = int(blockIdx.x) * kSumWarps + int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   if (e >= entries) return;
   T total = T(0);
@@ -223,52 +228,63 @@ cudaError_t launch_tall_product(unsigned blocks, cudaStream_t stream, const Refl
                                 long long end_row, T* partials) {
   // Two or four tiles, and room for the tensor-core product's 64 x 64 way out.
   const int tiles = 2 * tiles_per_buffer(x != nullptr, prefix);
-  const int bytes = int(sizeof(T)) * std::max(kTileRows * kPitch * tiles,
-                                              kWyMaxReflectors * kWyMaxReflectors);
+  const int bytes =
+      int(sizeof(T)) * std::max(kTileRows * kPitch * tiles, kWyMaxReflectors * kWyMaxReflectors);
   const cudaError_t status = allow_shared_memory(tall_product<T, Q, P>, bytes);
   if (status != cudaSuccess) return status;
-  tall_product<T, Q, P><<<blocks, kThreads, bytes, stream>>>(v, prefix, x, ldx, w, first_row, end_row,
-                                                            partials);
+  tall_product<T, Q, P>
+      <<<blocks, kThreads, bytes, stream>>>(v, prefix, x, ldx, w, first_row, end_row, partials);
   return cudaGetLastError();
 }
 
 template <class T, int Q>
-cudaError_t launch_tall_product(int p, unsigned blocks, cudaStream_t stream,
-                                const Reflectors<T>& v, int prefix, const T* x, long long ldx,
-                                int w, long long first_row, long long end_row, T* partials) {
-  if (p == 1) return launch_tall_product<T, Q, 1>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row, partials);
-  if (p == 2) return launch_tall_product<T, Q, 2>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row, partials);
-  return launch_tall_product<T, Q, 4>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row, partials);
+cudaError_t launch_tall_product(int p, unsigned blocks, cudaStream_t stream, const Reflectors<T>& v,
+                                int prefix, const T* x, long long ldx, int w, long long first_row,
+                                long long end_row, T* partials) {
+  if (p == 1)
+    return launch_tall_product<T, Q, 1>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row,
+                                        partials);
+  if (p == 2)
+    return launch_tall_product<T, Q, 2>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row,
+                                        partials);
+  return launch_tall_product<T, Q, 4>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row,
+                                      partials);
 }
 
 }  // namespace
 }  // namespace wy
 
 template <class T>
-cudaError_t wy_tall_product(Reflectors<T> v, bool with_gram, long long m, const T* x, long long ldx, int w,
-                            long long first_row, long long rows, T* partials,
+cudaError_t wy_tall_product(Reflectors<T> v, bool with_gram, long long m, const T* x, long long ldx,
+                            int w, long long first_row, long long rows, T* partials,
                             cudaStream_t stream) {
   const long long end_row = std::min(first_row + rows, m);
   const long long blocks = (end_row - first_row + kWyBlockRows - 1) / kWyBlockRows;
   if (blocks <= 0) return cudaSuccess;
   const int prefix = x && with_gram ? v.k : 0;
   const int columns = x ? prefix + w : v.k, q = wy::sixteens(v.k), p = wy::sixteens(columns);
-  if (q == 1) return wy::launch_tall_product<T, 1>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns, first_row, end_row, partials);
-  if (q == 2) return wy::launch_tall_product<T, 2>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns, first_row, end_row, partials);
-  return wy::launch_tall_product<T, 4>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns, first_row, end_row, partials);
+  if (q == 1)
+    return wy::launch_tall_product<T, 1>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns,
+                                         first_row, end_row, partials);
+  if (q == 2)
+    return wy::launch_tall_product<T, 2>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns,
+                                         first_row, end_row, partials);
+  return wy::launch_tall_product<T, 4>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns,
+                                       first_row, end_row, partials);
 }
 
 template <class T>
 cudaError_t wy_sum_partials(const T* partials, int blocks, int entries, T* sum,
                             cudaStream_t stream) {
   constexpr int kWarps = wy::kSumWarps;
-  wy::sum_partials<T><<<(entries + kWarps - 1) / kWarps, 32 * kWarps, 0, stream>>>(
-      partials, blocks, entries, sum);
+  wy::sum_partials<T>
+      <<<(entries + kWarps - 1) / kWarps, 32 * kWarps, 0, stream>>>(partials, blocks, entries, sum);
   return cudaGetLastError();
 }
 
-template cudaError_t wy_tall_product<float>(Reflectors<float>, bool, long long, const float*, long long,
-                                            int, long long, long long, float*, cudaStream_t);
+template cudaError_t wy_tall_product<float>(Reflectors<float>, bool, long long, const float*,
+                                            long long, int, long long, long long, float*,
+                                            cudaStream_t);
 template cudaError_t wy_tall_product<double>(Reflectors<double>, bool, long long, const double*,
                                              long long, int, long long, long long, double*,
                                              cudaStream_t);
