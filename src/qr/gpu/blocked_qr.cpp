@@ -1,6 +1,7 @@
 #include "qr/gpu/blocked_qr.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "qr/gpu/tsqr_tree.hpp"
 #include "qr/gpu/wy_block.hpp"
@@ -23,15 +24,23 @@ cudaError_t update(int m, int first, int k, int begin, int end, T* a, long long 
 
 }  // namespace
 
-// Measured on the H200 at 2^22 rows: panels of 32 beat panels of 16 (a panel's update costs
-// more than the narrower TSQR saves: 64 columns took 18.5 against 22.8 ms in double) and one
-// 64-wide TSQR (28.2 ms).
-int panel_width() { return 32; }
+// Measured on the H200 at 2^22 rows, device-resident: up to 32 columns one TSQR beats panels
+// of 16 (64 columns as panels of 16 took 22.8 ms against 18.5 as panels of 32, when the
+// updates ran on wmma's 8x8x4 shape). With the updates on mma m16n8k4, double precision
+// gains from panels of 16 past 32 columns (48 columns 5.63 against 6.06 ms, 64 8.65 against
+// 8.98, 96 15.2 against 16.2, 256 60.2 against 60.9); single precision, whose updates run on
+// FMAs, loses (64 columns 7.57 against 7.08 ms) and keeps panels of 32.
+int single_tsqr_columns() { return 32; }
+
+template <class T>
+int panel_width() {
+  return std::is_same_v<T, double> ? 16 : 32;
+}
 
 template <class T>
 cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream) {
-  const int width = panel_width();
-  if (n <= width) return enqueue_tsqr(m, n, a, lda, tau, stream);
+  if (n <= single_tsqr_columns()) return enqueue_tsqr(m, n, a, lda, tau, stream);
+  const int width = panel_width<T>();
   cudaError_t status = cudaSuccess;
   for (int group = 0; group < n && status == cudaSuccess; group += kGroupColumns) {
     const int group_end = std::min(n, group + kGroupColumns);

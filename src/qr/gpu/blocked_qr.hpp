@@ -1,7 +1,7 @@
 #pragma once
 
 // Layer 1 of the GPU QR (docs/qr-code.md): the QR of a device-accessible A of up to kMaxColumns
-// columns. Up to the panel width it is one TSQR (tsqr_tree.hpp); beyond, blocked Householder
+// columns. Up to single_tsqr_columns() it is one TSQR (tsqr_tree.hpp); beyond, blocked Householder
 // QR as xGEQRF itself blocks it, whose panels are TSQRs and whose panels' reflectors, applied
 // as one compact-WY block (wy_block.hpp), update the columns to their right.
 //
@@ -9,8 +9,9 @@
 // panel updates the rest of its group only; the group's reflectors then update all columns to
 // its right at once, so the wide trailing matrix is read once per 64 columns, not per panel.
 // Narrow panels pay: a TSQR's leaf factorization is bound by the latency of its chain of
-// reflectors, and its time grows faster than its width (at 2^22 rows on the H200: 2.2 ms for
-// 16 columns, 6.6 for 32, 28 for 64), while an update costs a few passes over memory.
+// reflectors, and its time grows faster than its width (at 2^22 rows on the H200, double: 1.1
+// ms for 16 columns, 3.6 for 32), while an update costs a few passes over memory. Panels are
+// 16 columns wide in double and 32 in single (blocked_qr.cpp says why).
 
 #include <cuda_runtime_api.h>
 
@@ -19,8 +20,8 @@ namespace switchyard::qr::gpu {
 // The widest A the GPU QR takes.
 constexpr int kMaxColumns = 256;
 
-// Columns per TSQR panel; a matrix this narrow is a single TSQR.
-int panel_width();
+// The widest A that is a single TSQR; a wider one goes by panels.
+int single_tsqr_columns();
 
 // xGEQRF of device-accessible m x n A (m >= n >= 1, n <= kMaxColumns), tau on the device,
 // enqueued on `stream` with its workspace ordered on it. Returns the first launch or

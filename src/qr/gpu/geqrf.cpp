@@ -50,7 +50,7 @@ bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
     T* const tau_out = static_cast<T*>(device_tau.get());
 
     cudaError_t status;
-    if (n <= panel_width()) {
+    if (n <= single_tsqr_columns()) {
       // One TSQR: each chunk's leaves factored as the chunk arrives.
       TsqrTree<T> tree(m, n, on_a.get(), on_a.ld(), stream);
       status = tree.status();
