@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <optional>
 
+#include "device/resident_memory.hpp"
+
 namespace switchyard {
 namespace {
 
@@ -134,11 +136,19 @@ double modelled_seconds(const RouteCost& cost, const HostView& host, const Shape
   return cost.first_call_s ? seconds + cost.first_call_s(*host.figures) : seconds;
 }
 
+// The start-up a call on `cost`'s device would wait for now, this process's size included; none
+// for a route on the host.
+double startup_of(const RouteCost& cost, const HostView& host) {
+  if (!cost.family) return 0.0;
+  const double startup = host.startup_s[int(*cost.family)];
+  return startup > 0.0 && host.start_extra_s ? startup + host.start_extra_s(*cost.family) : startup;
+}
+
 // Whether a route's modelled time, plus the start-up of the device it would wait for, beats
 // `other`; if not, why not goes to `why`, and for a call kept off a cold device that alone would
 // pay, what it forwent goes to `cold`. With uncertain figures the route must be twice as fast; a
 // cold device must also be kColdMargin faster.
-bool weigh(const RouteCost& cost, const HostView& host, double startup, const Alternative& other,
+bool weigh(const RouteCost& cost, const HostView& host, bool with_startup, const Alternative& other,
            const Shape& s, const Reasons& say, char* why, std::size_t size,
            std::optional<ColdDecline>& cold) {
   const double route = modelled_seconds(cost, host, s);
@@ -151,6 +161,9 @@ bool weigh(const RouteCost& cost, const HostView& host, double startup, const Al
               other.seconds, uncertain);
     return false;
   }
+  // Asked only of a call that would pay on a started device: reading the process's size costs a
+  // small call more than its own time.
+  const double startup = with_startup ? startup_of(cost, host) : 0.0;
   if (cost.family && startup > 0.0 && (route + startup) * factor * kColdMargin >= other.seconds) {
     // Ski rental: once the calls kept off the device would together have paid for its start,
     // it starts in the background, so that the calls after it stop forgoing their gain, and no
@@ -166,11 +179,6 @@ bool weigh(const RouteCost& cost, const HostView& host, double startup, const Al
     return false;
   }
   return true;
-}
-
-// The start-up a call on `cost`'s device would wait for now; none for a route on the host.
-double startup_of(const RouteCost& cost, const HostView& host) {
-  return cost.family ? host.startup_s[int(*cost.family)] : 0.0;
 }
 
 Decision forced(Backend b, const Candidate& c, const char* routine, const Reasons& say) {
@@ -216,6 +224,9 @@ HostView current_host_view(const Calibration& c) {
   v.figures = &c.figures;
   v.certain = c.certain;
   v.host_routes_certain = c.cpu_tsqr_certain;
+  v.start_extra_s = [](device::Family f) {
+    return device::start_extra_for_resident(f, device::resident_bytes());
+  };
   for (device::Family f : {device::Family::cuda, device::Family::opencl}) {
     const double estimate =
         f == device::Family::cuda ? c.figures.cuda_start_s : c.figures.opencl_start_s;
@@ -281,8 +292,7 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
       return false;
     }
     // Before anything starts: a cold device is started only for a call that pays for it.
-    if (weighed && !weigh(*c.cost, *host, startup_of(*c.cost, *host), other, s, say, costly,
-                          sizeof costly, cold)) {
+    if (weighed && !weigh(*c.cost, *host, true, other, s, say, costly, sizeof costly, cold)) {
       return declined();
     }
     if (const char* why = c.unusable()) {
@@ -292,7 +302,7 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     // Started now: the device's own figures (its tuning entry) may differ from the shipped ones.
     std::optional<ColdDecline> started;  // never set: no start-up is weighed here
     if (weighed && c.cost->family &&
-        !weigh(*c.cost, *host, 0.0, other, s, say, costly, sizeof costly, started)) {
+        !weigh(*c.cost, *host, false, other, s, say, costly, sizeof costly, started)) {
       return declined();
     }
     if (!c.pays || c.pays(s, costly, sizeof costly)) return true;

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "calibration.hpp"
+#include "device/resident_memory.hpp"
 #include "route.hpp"
 
 namespace switchyard {
@@ -178,6 +181,62 @@ TEST(ColdRoute, AStartUnderWayCountsOnlyWhatIsLeft) {
   EXPECT_DOUBLE_EQ(startup_to_pay(device::State::starting, 0.5, 0.4), 0.0);
   EXPECT_DOUBLE_EQ(startup_to_pay(device::State::started, 0.0, 0.4), 0.0);
   EXPECT_DOUBLE_EQ(startup_to_pay(device::State::failed, 0.0, 0.4), 0.0);
+}
+
+TEST(ColdRoute, ALargeProcessPaysTheMeasuredStepOfAStart) {
+  constexpr std::size_t kGiB = std::size_t(1) << 30;
+  for (device::Family f : {device::Family::cuda, device::Family::opencl}) {
+    const double step = device::start_extra_for_resident(f, 32 * kGiB);
+    EXPECT_GT(step, 0.05);
+    EXPECT_LT(step, 0.2);
+    EXPECT_DOUBLE_EQ(device::start_extra_for_resident(f, 0), 0.0);
+    EXPECT_DOUBLE_EQ(device::start_extra_for_resident(f, 2 * kGiB), 0.0);
+    EXPECT_DOUBLE_EQ(device::start_extra_for_resident(f, 5 * kGiB / 2), step / 2);
+    EXPECT_DOUBLE_EQ(device::start_extra_for_resident(f, 3 * kGiB), step);
+  }
+}
+
+int size_reads = 0;
+double large_process_extra(device::Family) {
+  ++size_reads;
+  return 0.2;
+}
+
+TEST(ColdRoute, TheProcessSizeIsAskedOnlyOfACallThatWouldPay) {
+  const Config c = defaults();
+  HostView cold = view(0.1);
+  cold.start_extra_s = large_process_extra;
+  // 2^14 x 16: 8 ms in the fallback against the device's 10: never the device, never asked.
+  size_reads = 0;
+  const Shape thin{1 << 14, 16};
+  EXPECT_EQ(decide(c, Routine::dgeqrf, thin, nullptr, Candidate{}, costed_gpu, &cold).backend,
+            Backend::fallback);
+  EXPECT_EQ(size_reads, 0);
+  // 2^17 x 32: 0.27 s against 0.01 s and a start of 0.1 s, which pays; with the 0.2 s a large
+  // process adds, it does not.
+  starts = 0;
+  const Decision d = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &cold);
+  EXPECT_EQ(size_reads, 1);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_NE(std::string(d.reason).find("cold device: start-up 0.3 s"), std::string::npos)
+      << d.reason;
+  EXPECT_EQ(starts, 0);
+  // A started device: nothing to add, nothing asked.
+  size_reads = 0;
+  HostView started = view(0.0);
+  started.start_extra_s = large_process_extra;
+  EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &started).backend,
+            Backend::gpu);
+  EXPECT_EQ(size_reads, 0);
+}
+
+TEST(ColdRoute, ResidentMemoryGrowsWithTouchedPages) {
+  const std::size_t before = device::resident_bytes();
+  ASSERT_GT(before, 0u);
+  constexpr std::size_t kBytes = std::size_t(64) << 20;
+  std::vector<char> touched(kBytes, 1);
+  EXPECT_GE(device::resident_bytes(), before + kBytes / 2);
+  EXPECT_EQ(touched[kBytes / 2], 1);
 }
 
 TEST(ColdRoute, UncertainFiguresAskForTwiceTheSpeed) {
