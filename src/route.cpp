@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "device/resident_memory.hpp"
+#include "device/start_extras.hpp"
 
 namespace switchyard {
 namespace {
@@ -224,9 +224,7 @@ HostView current_host_view(const Calibration& c) {
   v.figures = &c.figures;
   v.certain = c.certain;
   v.host_routes_certain = c.cpu_tsqr_certain;
-  v.start_extra_s = [](device::Family f) {
-    return device::start_extra_for_resident(f, device::resident_bytes());
-  };
+  v.start_extra_s = device::start_extra_s;
   for (device::Family f : {device::Family::cuda, device::Family::opencl}) {
     const double estimate =
         f == device::Family::cuda ? c.figures.cuda_start_s : c.figures.opencl_start_s;

@@ -76,8 +76,9 @@ struct HostView {
   bool certain = true;
   bool host_routes_certain = true;
   double startup_s[device::family_count] = {};  // startup_to_pay of each family
-  // What this process's size adds to a start still to pay (device/resident_memory.hpp); asked
-  // only for a call that would pay on a started device. Null: nothing.
+  // What this process adds to a start still to pay (device/start_extras.hpp: its size, and for
+  // OpenCL programs not yet built on this machine); asked only for a call that would pay on a
+  // started device. Null: nothing.
   double (*start_extra_s)(device::Family) = nullptr;
   double forgone_s[device::family_count] = {};  // device::forgone_seconds of each family
   bool inherited[device::family_count] = {};    // device::inherited_by_fork of each family

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "device/opencl_runtime.hpp"
 #include "sha256.hpp"
 #include "trusted_files.hpp"
 
@@ -26,7 +27,7 @@ std::string key(const opencl::DeviceInfo& device, const std::string& source,
                 const std::string& options) {
   Sha256 h;
   h.field(device.platform).field(device.name).field(device.driver).field(options).field(source);
-  return "cl-" + hex(h.finish()) + ".bin";
+  return kEntryPrefix + hex(h.finish()) + kEntrySuffix;
 }
 
 bool load(const std::string& directory, const std::string& key,

@@ -15,9 +15,15 @@
 #include <string>
 #include <vector>
 
-#include "device/opencl_runtime.hpp"
+namespace switchyard::opencl {
+struct DeviceInfo;
+}
 
 namespace switchyard::program_cache {
+
+// Entries are named kEntryPrefix, the SHA-256 of what they were built from, kEntrySuffix.
+inline constexpr char kEntryPrefix[] = "cl-";
+inline constexpr char kEntrySuffix[] = ".bin";
 
 // The entry name of a program built from `source` with `options` on `device`.
 std::string key(const opencl::DeviceInfo& device, const std::string& source,

@@ -5,12 +5,14 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "calibration.hpp"
-#include "device/resident_memory.hpp"
+#include "device/start_extras.hpp"
 #include "route.hpp"
+#include "scratch_dir.hpp"
 
 namespace switchyard {
 namespace {
@@ -228,6 +230,30 @@ TEST(ColdRoute, TheProcessSizeIsAskedOnlyOfACallThatWouldPay) {
   EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &started).backend,
             Backend::gpu);
   EXPECT_EQ(size_reads, 0);
+}
+
+TEST(ColdRoute, ProgramsInTheCacheAreKnownByTheirEntryNames) {
+  const test::ScratchDir dir;
+  const auto touch = [&](const char* name) {
+    std::FILE* f = std::fopen((dir / name).c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fclose(f);
+  };
+  EXPECT_FALSE(device::programs_in_cache(dir.path()));
+  touch("gemm-tuning.txt");
+  touch("cl-.bin");  // no digest: not an entry
+  touch("cl-0123.bin.tmp");
+  EXPECT_FALSE(device::programs_in_cache(dir.path()));
+  touch("cl-0123abcd.bin");
+  EXPECT_TRUE(device::programs_in_cache(dir.path()));
+  EXPECT_FALSE(device::programs_in_cache(dir / "missing"));
+  EXPECT_FALSE(device::programs_in_cache(""));
+}
+
+TEST(ColdRoute, ACudaStartAddsOnlyTheProcessSize) {
+  const double extra = device::start_extra_s(device::Family::cuda);
+  EXPECT_DOUBLE_EQ(
+      extra, device::start_extra_for_resident(device::Family::cuda, device::resident_bytes()));
 }
 
 TEST(ColdRoute, ResidentMemoryGrowsWithTouchedPages) {

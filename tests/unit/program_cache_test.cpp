@@ -7,6 +7,7 @@
 
 #include <regex>
 
+#include "device/opencl_runtime.hpp"
 #include "planted_cache.hpp"
 
 namespace switchyard::test {
