@@ -136,7 +136,7 @@ double modelled_seconds(const RouteCost& cost, const HostView& host, const Shape
   return cost.first_call_s ? seconds + cost.first_call_s(*host.figures) : seconds;
 }
 
-// The start-up a call on `cost`'s device would wait for now, this process's size included; none
+// The start-up a call on `cost`'s device would wait for now, what this process adds included; none
 // for a route on the host.
 double startup_of(const RouteCost& cost, const HostView& host) {
   if (!cost.family) return 0.0;
