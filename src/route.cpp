@@ -161,8 +161,8 @@ bool weigh(const RouteCost& cost, const HostView& host, bool with_startup, const
               other.seconds, uncertain);
     return false;
   }
-  // Asked only of a call that would pay on a started device: reading the process's size costs a
-  // small call more than its own time.
+  // Asked only of a call that would pay on a started device: reading the process's size (and,
+  // for OpenCL, the cache directory) costs a small call more than its own time.
   const double startup = with_startup ? startup_of(cost, host) : 0.0;
   if (cost.family && startup > 0.0 && (route + startup) * factor * kColdMargin >= other.seconds) {
     // Ski rental: once the calls kept off the device would together have paid for its start,

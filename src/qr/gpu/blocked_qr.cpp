@@ -24,9 +24,10 @@ cudaError_t update(int m, int first, int k, int begin, int end, T* a, long long 
 
 }  // namespace
 
-// Measured on the H200 at 2^22 rows, device-resident: up to 32 columns one TSQR beats panels
-// of 16 (64 columns as panels of 16 took 22.8 ms against 18.5 as panels of 32, when the
-// updates ran on wmma's 8x8x4 shape). With the updates on mma m16n8k4, double precision
+// Up to 32 columns A is one TSQR, whose leaves factor while a host matrix streams up (two
+// panels of 16 at 32 columns were not measured). Measured on the H200 at 2^22 rows,
+// device-resident: when the updates ran on wmma's 8x8x4 shape, 64 columns as panels of 16
+// took 22.8 ms against 18.5 as panels of 32. With the updates on mma m16n8k4, double precision
 // gains from panels of 16 past 32 columns (48 columns 5.63 against 6.06 ms, 64 8.65 against
 // 8.98, 96 15.2 against 16.2, 256 60.2 against 60.9); single precision, whose updates run on
 // FMAs, loses (64 columns 7.57 against 7.08 ms) and keeps panels of 32.
