@@ -17,6 +17,7 @@
 #include "calls.hpp"
 #include "config.hpp"
 #include "device/opencl_runtime.hpp"
+#include "device/opencl_shared_staging.hpp"
 #include "device/opencl_staging.hpp"
 #include "device/startup.hpp"
 #include "dispatch.hpp"
@@ -49,6 +50,12 @@ GemmFn<T>* fallback_gemm() {
   }
 }
 
+std::vector<opencl::Runtime*> runtimes_of(const std::vector<gemm::Share>& shares) {
+  std::vector<opencl::Runtime*> runtimes;
+  for (const gemm::Share& s : shares) runtimes.push_back(s.rt);
+  return runtimes;
+}
+
 // The shares a call may split over (SWITCHYARD_DEVICES), once every one has started with its
 // kernels of T and its staging. The first call that asks starts them on a helper thread; it and
 // every call until they are up run on one device. Empty without SWITCHYARD_DEVICES, and for
@@ -68,6 +75,8 @@ std::vector<gemm::Share> started_shares(opencl::Runtime& main) {
         if (!kernels || !opencl::staging(*rt, why)) return;  // calls stay on one device
         made.push_back({rt, kernels});
       }
+      // Without it, each device copies the operand they all read for itself.
+      opencl::shared_staging(runtimes_of(made), why);
       shares = std::move(made);
       ready = !shares.empty();
     };
@@ -103,8 +112,10 @@ bool run_on_devices(opencl::Runtime& rt, gemm::Kernels& kernels, const GemmCall<
                                               ? started_shares<T>(rt)
                                               : std::vector<gemm::Share>{};
   if (shares.size() > 1) {
-    if (!gemm::gemm_split<T>(shares, g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b,
-                             g.ldb, g.beta, g.c, g.ldc, unwritten, error)) {
+    std::string unshared;  // without shared staging, each device copies for itself
+    opencl::SharedStaging* shared = opencl::shared_staging(runtimes_of(shares), unshared);
+    if (!gemm::gemm_split<T>(shares, shared, g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a,
+                             g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, unwritten, error)) {
       return false;
     }
     ran_as = split_note(shares);

@@ -7,9 +7,10 @@
 // Cutting the rows gives each device its rows of op(A) and all of op(B); cutting the columns,
 // all of op(A) and its columns of op(B). Either way the operand cut is read once, and the
 // other by every device; the cut is along the longer side of C, so that what every device
-// reads is the smaller one. With the rows cut, each device's first upload (its rows of op(A),
-// which its first panel waits for) is a 1/D part of A: the part of the call that overlaps
-// nothing shrinks with the devices too.
+// reads is the smaller one. That one is copied from pageable memory once and sent from the
+// same pinned slots to every device (shared_feed.hpp). With the rows cut, each device's first
+// upload (its rows of op(A), which its first panel waits for) is a 1/D part of A: the part of
+// the call that overlaps nothing shrinks with the devices too.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "device/opencl_runtime.hpp"
+#include "device/opencl_shared_staging.hpp"
 #include "gemm/device_gemm.hpp"
 #include "gemm/stream_fault.hpp"
 #include "gemm/streamed_gemm.hpp"
@@ -46,15 +48,24 @@ constexpr double kSplitMinFlopsPerByte = 1300;
 constexpr double kSplitMinFlops = 2.0 * 12288 * 12288 * 12288;
 bool pays_to_split(int m, int n, int k, std::size_t element_size, std::size_t devices);
 
+// For tests only: a failure planted in share `fault_share`'s call, and pieces of at most
+// `piece_bytes` (0: a slot's) so that small products travel in many.
+struct SplitProbe {
+  const StreamFault* fault = nullptr;
+  int fault_share = 0;
+  std::size_t piece_bytes = 0;
+};
+
 // C <- alpha op(A) op(B) + beta C on host operands, each block of split_blocks on its share,
-// share 0 on the calling thread. True when all of C is written. Otherwise false, the reason
-// in `error`, and `unwritten` lists the parts of C that still hold what the caller gave, as
-// gemm_streamed's does: all of C as one block when no share wrote any of it. `fault`: for
-// tests only, a failure planted in share `fault_share`'s call.
+// share 0 on the calling thread. With `shared` (the shares' shared staging, or null), the
+// operand every share reads whole is copied from the caller's memory once, for all of them
+// (shared_feed.hpp). True when all of C is written. Otherwise false, the reason in `error`,
+// and `unwritten` lists the parts of C that still hold what the caller gave, as
+// gemm_streamed's does: all of C as one block when no share wrote any of it.
 template <class T>
-bool gemm_split(const std::vector<Share>& shares, char transa, char transb, int m, int n, int k,
-                T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc,
-                std::vector<CBlock>& unwritten, std::string& error,
-                const StreamFault* fault = nullptr, int fault_share = 0);
+bool gemm_split(const std::vector<Share>& shares, opencl::SharedStaging* shared, char transa,
+                char transb, int m, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,
+                T beta, T* c, int ldc, std::vector<CBlock>& unwritten, std::string& error,
+                const SplitProbe& probe = {});
 
 }  // namespace switchyard::gemm

@@ -21,6 +21,7 @@ struct Piece {
   long rows, cols;
   cl_mem mem;
   long ld, row, col;
+  int feed = -1;  // its number among the pieces a feed copies for every device (shared_feed.hpp)
 };
 
 // Appends the pieces of the rows x cols rectangle at `host` (leading

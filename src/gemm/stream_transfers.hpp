@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "device/opencl_staging.hpp"
+#include "gemm/shared_feed.hpp"
 #include "gemm/stream_fault.hpp"
 #include "gemm/stream_pieces.hpp"
 
@@ -40,22 +41,31 @@ std::launch copy_policy(const Piece<T>& p) {
 // After the last piece of stage s is enqueued, `after(s, event)` runs with
 // the event of that transfer (null for a stage with no pieces) and returns
 // false to stop. Returns false with the reason in `error` on the first
-// failure; every host copy has ended when it returns. `fault`: null, or a
-// failure planted in one upload (stream_fault.hpp).
+// failure; every host copy has ended when it returns. A piece whose `feed`
+// is set is sent from the slot of `seat`'s feed (shared_feed.hpp) instead of
+// being copied into one of the staging's own; the device leaves the feed
+// when this returns. `fault`: null, or a failure planted in one upload
+// (stream_fault.hpp).
 template <class T, class After>
 bool upload(const opencl::Api& cl, opencl::Staging& st,
             const std::vector<std::vector<Piece<T>>>& stages, After&& after, std::string& error,
-            const StreamFault* fault) {
+            const StreamFault* fault, FeedSeat<T> seat = {}) {
   std::vector<const Piece<T>*> order;
   std::vector<int> stage_of;
   for (std::size_t s = 0; s < stages.size(); ++s) {
     for (const Piece<T>& p : stages[s]) order.push_back(&p), stage_of.push_back(int(s));
   }
   const int count = int(order.size()), slots = int(st.up.size());
+  // The staging's slot of each piece, in turn; -1 for a piece the feed copies.
+  std::vector<int> own_slot(order.size(), -1);
+  for (int c = 0, owned = 0; c < count; ++c) {
+    if (order[c]->feed < 0) own_slot[c] = owned++ % slots;
+  }
   std::vector<std::future<void>> packed(order.size());
   const auto start = [&](int c) {
+    if (own_slot[c] < 0) return;
     packed[c] = std::async(copy_policy(*order[c]), [&, c] {
-      opencl::PinnedSlot& slot = st.up[c % slots];
+      opencl::PinnedSlot& slot = st.up[own_slot[c]];
       // Failed or not, a transfer that ended has left the slot.
       if (slot.last) cl.WaitForEvents(1, &slot.last);
       pack(*order[c], static_cast<T*>(slot.host));
@@ -74,27 +84,30 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
     if (packed[c].valid()) packed[c].wait();
     stages_before(stage_of[c]);
     if (!ok) continue;
+    const bool fed = own_slot[c] < 0;
+    void* const from =
+        fed ? const_cast<void*>(seat.feed->take(order[c]->feed)) : st.up[own_slot[c]].host;
     cl_event done = nullptr;
     cl_int r = planted(fault, StreamFault::Step::upload, c);
-    if (r == CL_SUCCESS) {
-      r = enqueue_move(cl, st.upload, true, *order[c], st.up[c % slots].host, 0, nullptr, &done);
-    }
+    if (r == CL_SUCCESS) r = enqueue_move(cl, st.upload, true, *order[c], from, 0, nullptr, &done);
     if (r != CL_SUCCESS) {
       error = "upload failed: " + opencl::error_name(r);
       ok = false;
       continue;
     }
-    opencl::hold(cl, st.up[c % slots], done);
+    if (!fed) opencl::hold(cl, st.up[own_slot[c]], done);
     cl.Flush(st.upload);
     if (c + 1 == count || stage_of[c + 1] != stage_of[c]) {
       ok = after(stage_of[c], done);
       next_stage = stage_of[c] + 1;
     }
+    if (fed) seat.feed->sent(seat.device, order[c]->feed, done);  // the feed's reference now
   }
   stages_before(int(stages.size()));
   for (std::future<void>& f : packed) {
     if (f.valid()) f.wait();
   }
+  if (seat.feed) seat.feed->leave(seat.device);
   return ok;
 }
 
@@ -177,18 +190,19 @@ class Download {
           break;
         }
         cl_.Flush(st_.download);
-        unpacked[slot] = std::async(copy_policy(pieces[i]), [this, arrived, slot, index, &pieces, i] {
-          cl_int status = CL_QUEUED;
-          if (cl_.WaitForEvents(1, &arrived) == CL_SUCCESS) {
-            cl_.GetEventInfo(arrived, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-                             nullptr);
-          }
-          if (status == CL_COMPLETE) {
-            unpack(static_cast<const T*>(st_.down[slot].host), pieces[i]);
-            written_[index] = 1;
-          }
-          cl_.ReleaseEvent(arrived);
-        });
+        unpacked[slot] =
+            std::async(copy_policy(pieces[i]), [this, arrived, slot, index, &pieces, i] {
+              cl_int status = CL_QUEUED;
+              if (cl_.WaitForEvents(1, &arrived) == CL_SUCCESS) {
+                cl_.GetEventInfo(arrived, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                                 nullptr);
+              }
+              if (status == CL_COMPLETE) {
+                unpack(static_cast<const T*>(st_.down[slot].host), pieces[i]);
+                written_[index] = 1;
+              }
+              cl_.ReleaseEvent(arrived);
+            });
       }
       if (next.second) cl_.ReleaseEvent(next.second);
     }

@@ -1,6 +1,7 @@
 #include "gemm/streamed_gemm.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include "device/opencl_staging.hpp"
 #include "gemm/stream_transfers.hpp"
@@ -15,9 +16,13 @@ StreamPlan default_plan(const KernelParams& p, int n) {
 
 template <class T>
 bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
-                   int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c,
-                   int ldc, const StreamPlan& plan, std::vector<CBlock>& unwritten,
-                   std::string& error, const StreamFault* fault) {
+                   int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc,
+                   const StreamPlan& plan, std::vector<CBlock>& unwritten, std::string& error,
+                   const StreamFault* fault, FeedSeat<T> seat) {
+  // However the call ends, the other devices of a feed never wait for this one after it.
+  const std::unique_ptr<FeedSeat<T>, void (*)(FeedSeat<T>*)> leaves(&seat, [](FeedSeat<T>* s) {
+    if (s->feed) s->feed->leave(s->device);
+  });
   unwritten.clear();
   if (m <= 0 || n <= 0) return true;
   unwritten.assign(1, CBlock{0, 0, m, n});
@@ -76,15 +81,34 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
   std::vector<std::vector<Piece<T>>> down(static_cast<std::size_t>(panels));
   T* const a_host = const_cast<T*>(a);  // only read: uploads copy from it
   T* const b_host = const_cast<T*>(b);
+  // The pieces of the operand the feed copies, numbered in the order they go.
+  int fed = 0;
+  const auto feeds = [&](Operand which, std::vector<Piece<T>>& stage) {
+    if (!seat.feed || which != seat.operand) return;
+    for (Piece<T>& p : stage) p.feed = fed++;
+  };
   if (product) split(a_host, lda, a_rows, a_cols, da, a_rows, 0, 0, elems, up[0]);
+  feeds(Operand::a, up[0]);
   for (int j = 0; j < panels; ++j) {
     const long j0 = long(j) * width, nj = std::min<long>(width, n - j0);
     if (product && !shared && nb)
       split(b_host + j0 * ldb, ldb, k, nj, db, b_rows, 0, j0, elems, up[1 + j]);
     if (product && !shared && !nb)
       split(b_host + j0, ldb, nj, k, db, b_rows, j0, 0, elems, up[1 + j]);
+    feeds(Operand::b, up[1 + j]);
     if (beta != T(0)) split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, up[1 + j]);
     split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, down[j]);
+  }
+  if (seat.feed) {
+    std::vector<Piece<T>*> pieces;
+    for (std::vector<Piece<T>>& stage : up) {
+      for (Piece<T>& p : stage) {
+        if (p.feed >= 0) pieces.push_back(&p);
+      }
+    }
+    if (!seat.feed->offer(seat.device, {pieces.begin(), pieces.end()})) {
+      for (Piece<T>* p : pieces) p->feed = -1;  // this device copies its own
+    }
   }
 
   Download<T> download(cl, *st, down, fault);
@@ -111,15 +135,15 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
     const DeviceMatrix b_panel{db, nb ? long(j0) * b_rows : long(j0), int(b_rows)};
     if (inplace) {
       const DeviceMatrix a_whole{da, 0, int(a_rows)};
-      if (!enqueue_inplace(rt, kernels, transa, transb, k_split, m, nj, k, alpha, a_whole,
-                           b_panel, beta, {dc, long(j0) * m, m},
+      if (!enqueue_inplace(rt, kernels, transa, transb, k_split, m, nj, k, alpha, a_whole, b_panel,
+                           beta, {dc, long(j0) * m, m},
                            same_place(transa, transb, m, nj, a_whole, b_panel), partials, error)) {
         return false;
       }
-    } else if ((product && !enqueue_pack(rt, kernels, Operand::b, nb, k, nj, size.kp, size.np, b_panel,
-                                  bp[j % 2], error)) ||
-        !enqueue_product<T>(rt, kernels, size, k_split, ap, bp[j % 2], m, nj, alpha, beta,
-                            {dc, long(j0) * m, m}, partials, error)) {
+    } else if ((product && !enqueue_pack(rt, kernels, Operand::b, nb, k, nj, size.kp, size.np,
+                                         b_panel, bp[j % 2], error)) ||
+               !enqueue_product<T>(rt, kernels, size, k_split, ap, bp[j % 2], m, nj, alpha, beta,
+                                   {dc, long(j0) * m, m}, partials, error)) {
       return false;
     }
     cl_event computed = nullptr;
@@ -132,7 +156,7 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
     download.hand(j, computed);
     return true;
   };
-  const bool uploaded = upload<T>(cl, *st, up, after, error, fault);
+  const bool uploaded = upload<T>(cl, *st, up, after, error, fault, seat);
   download.finish();
   // Nothing may still use the device buffers when they go back to the pool.
   cl.Finish(st->upload);
@@ -161,10 +185,10 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
 template bool gemm_streamed<double>(opencl::Runtime&, Kernels&, char, char, int, int, int, double,
                                     const double*, int, const double*, int, double, double*, int,
                                     const StreamPlan&, std::vector<CBlock>&, std::string&,
-                                    const StreamFault*);
+                                    const StreamFault*, FeedSeat<double>);
 template bool gemm_streamed<float>(opencl::Runtime&, Kernels&, char, char, int, int, int, float,
                                    const float*, int, const float*, int, float, float*, int,
                                    const StreamPlan&, std::vector<CBlock>&, std::string&,
-                                   const StreamFault*);
+                                   const StreamFault*, FeedSeat<float>);
 
 }  // namespace switchyard::gemm

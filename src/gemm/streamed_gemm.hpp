@@ -21,6 +21,7 @@
 
 #include "device/opencl_runtime.hpp"
 #include "gemm/device_gemm.hpp"
+#include "gemm/shared_feed.hpp"
 #include "gemm/stream_fault.hpp"
 
 namespace switchyard::gemm {
@@ -53,12 +54,15 @@ struct CBlock {
 // all of C when the failure came before any of C was written (then C is
 // untouched); after that, the parts whose download did not complete, while
 // every other part holds its final value. `fault` is for tests only: a
-// failure planted in one step of the call (stream_fault.hpp).
+// failure planted in one step of the call (stream_fault.hpp). With a `seat`
+// in a split call's feed, the pieces of the operand it names come from the
+// feed's slots (shared_feed.hpp), unless this device's pieces of it differ
+// from the feed's.
 template <class T>
 bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char transb, int m, int n,
-                   int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c,
-                   int ldc, const StreamPlan& plan, std::vector<CBlock>& unwritten,
-                   std::string& error, const StreamFault* fault = nullptr);
+                   int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc,
+                   const StreamPlan& plan, std::vector<CBlock>& unwritten, std::string& error,
+                   const StreamFault* fault = nullptr, FeedSeat<T> seat = {});
 
 // Whether `unwritten`, as gemm_streamed left it for an m x n C, is all of C:
 // the failure came before any of C was written, C is as the caller gave it,

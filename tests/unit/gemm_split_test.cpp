@@ -2,8 +2,9 @@
 // how C is cut, and a split call on the devices SWITCHYARD_DEVICES names (in CI three contexts
 // on PoCL's one device, SWITCHYARD_DEVICES=0,0,0; on the GPU machine every GPU) for every
 // transpose, C cut along its rows and along its columns, beta = 0 over NaN, alpha = 0, k = 0,
-// padded leading dimensions; and a call whose one device fails, which must report exactly
-// that device's block as unwritten and leave it as given.
+// padded leading dimensions, with the operand every device reads copied once for all and
+// copied by each; and a call whose one device fails, which must report exactly that device's
+// block as unwritten and leave it as given, while the others finish theirs.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -95,12 +96,28 @@ std::vector<gemm::Share> shares(std::string& skip) {
   return made;
 }
 
+// The shared staging of the shares' devices.
+opencl::SharedStaging* shared_staging_of(const std::vector<gemm::Share>& s) {
+  std::vector<opencl::Runtime*> runtimes;
+  for (const gemm::Share& share : s) runtimes.push_back(share.rt);
+  std::string error;
+  opencl::SharedStaging* shared = opencl::shared_staging(runtimes, error);
+  EXPECT_NE(shared, nullptr) << error;
+  return shared;
+}
+
+// Each call runs with the operand every device reads copied by each and copied once for all,
+// in pieces of 40 bytes, so that every slot is filled again many times in one call.
 template <class T>
 void check_split() {
   std::string skip;
   const std::vector<gemm::Share> s = shares<T>(skip);
   if (!skip.empty()) GTEST_SKIP() << skip;
   ASSERT_FALSE(s.empty());
+  opencl::SharedStaging* const shared = shared_staging_of(s);
+  ASSERT_NE(shared, nullptr);
+  gemm::SplitProbe small_pieces;
+  small_pieces.piece_bytes = 40;
   // Tall and wide C over every device, one step of the tile, k = 0, alpha = 0.
   const Case shapes[] = {{'N', 'N', 101, 23, 37, 1.0, 0.0, 3},
                          {'N', 'N', 29, 133, 19, -0.7, 0.5, 2},
@@ -113,16 +130,21 @@ void check_split() {
       c.ta = pair[0];
       c.tb = pair[1];
       const Problem<T> p = problem<T>(c, seed += 3);
-      std::vector<T> got = p.c0;
-      std::string error;
-      std::vector<gemm::CBlock> unwritten;
-      ASSERT_TRUE(gemm::gemm_split<T>(s, c.ta, c.tb, c.m, c.n, c.k, T(c.alpha), p.a.data(), p.lda,
-                                      p.b.data(), p.ldb, T(c.beta), got.data(), p.ldc, unwritten,
-                                      error))
-          << error;
-      EXPECT_TRUE(unwritten.empty());
-      expect_result(c, p, got, "a split over " + std::to_string(s.size()) + " devices");
-      if (::testing::Test::HasFatalFailure()) return;
+      for (opencl::SharedStaging* staging :
+           {static_cast<opencl::SharedStaging*>(nullptr), shared}) {
+        std::vector<T> got = p.c0;
+        std::string error;
+        std::vector<gemm::CBlock> unwritten;
+        ASSERT_TRUE(gemm::gemm_split<T>(s, staging, c.ta, c.tb, c.m, c.n, c.k, T(c.alpha),
+                                        p.a.data(), p.lda, p.b.data(), p.ldb, T(c.beta), got.data(),
+                                        p.ldc, unwritten, error, small_pieces))
+            << error;
+        EXPECT_TRUE(unwritten.empty());
+        expect_result(c, p, got,
+                      "a split over " + std::to_string(s.size()) + " devices" +
+                          (staging ? ", the operand all read copied once" : ""));
+        if (::testing::Test::HasFatalFailure()) return;
+      }
     }
   }
 }
@@ -138,6 +160,8 @@ TEST(GemmSplit, OneDeviceFailingLeavesItsBlockAsGiven) {
   std::string skip;
   const std::vector<gemm::Share> s = shares<double>(skip);
   if (!skip.empty()) GTEST_SKIP() << skip;
+  opencl::SharedStaging* const shared = shared_staging_of(s);
+  ASSERT_NE(shared, nullptr);
   const gemm::StreamFault fault{gemm::StreamFault::Step::upload, 0};
   for (const Case& c :
        {Case{'T', 'N', 101, 23, 37, 1.0, 0.5, 2}, Case{'N', 'T', 9, 5, 7, 1.0, 0.0, 0}}) {
@@ -148,9 +172,13 @@ TEST(GemmSplit, OneDeviceFailingLeavesItsBlockAsGiven) {
       std::vector<double> got = p.c0;
       std::string error;
       std::vector<gemm::CBlock> unwritten;
-      ASSERT_FALSE(gemm::gemm_split<double>(s, c.ta, c.tb, c.m, c.n, c.k, c.alpha, p.a.data(),
-                                            p.lda, p.b.data(), p.ldb, c.beta, got.data(), p.ldc,
-                                            unwritten, error, &fault, failing));
+      gemm::SplitProbe probe;
+      probe.fault = &fault;
+      probe.fault_share = failing;
+      probe.piece_bytes = 40;
+      ASSERT_FALSE(gemm::gemm_split<double>(s, shared, c.ta, c.tb, c.m, c.n, c.k, c.alpha,
+                                            p.a.data(), p.lda, p.b.data(), p.ldb, c.beta,
+                                            got.data(), p.ldc, unwritten, error, probe));
       EXPECT_NE(error.find("device " + std::to_string(failing)), std::string::npos) << error;
       ASSERT_EQ(unwritten.size(), 1u);
       const gemm::CBlock& u = unwritten[0];

@@ -81,8 +81,10 @@ void cuda_pinning() {
     if (r == cudaSuccess) cudaHostUnregister(p);
     munmap(p, 64 * kMiB);
   }
-  for (const auto& [count, bytes] : {std::pair<int, std::size_t>{1, 64 * kMiB}, {16, 4 * kMiB},
-                                     {4, 16 * kMiB}, {16, 16 * kMiB}}) {
+  for (const auto& [count, bytes] : {std::pair<int, std::size_t>{1, 64 * kMiB},
+                                     {16, 4 * kMiB},
+                                     {4, 16 * kMiB},
+                                     {16, 16 * kMiB}}) {
     std::vector<void*> slots(std::size_t(count), nullptr);
     start = std::chrono::steady_clock::now();
     for (void*& s : slots) cudaMallocHost(&s, bytes);
@@ -147,10 +149,10 @@ void opencl_part(const char* source) {
     double touch_ms = 0;
     void* p = faulted(64 * kMiB, false, touch_ms);
     start = std::chrono::steady_clock::now();
-    cl_mem used = cl.CreateBuffer(rt->context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                                  64 * kMiB, p, &r);
-    host = cl.EnqueueMapBuffer(rt->queue(), used, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                               64 * kMiB, 0, nullptr, nullptr, &r);
+    cl_mem used =
+        cl.CreateBuffer(rt->context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, 64 * kMiB, p, &r);
+    host = cl.EnqueueMapBuffer(rt->queue(), used, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 64 * kMiB,
+                               0, nullptr, nullptr, &r);
     std::printf("  64 MiB faulted in %6.1f ms, USE_HOST_PTR + map %6.1f ms (%s)\n", touch_ms,
                 1e3 * seconds_since(start), host == p ? "same pointer" : "another pointer");
     opencl::Buffer device = rt->acquire(64 * kMiB, error);
@@ -172,8 +174,9 @@ void opencl_part(const char* source) {
     std::printf("  no staging: %s\n", error.c_str());
     return;
   }
-  std::printf("  staging, %zu x %zu MiB mapped             %8.1f ms\n", st->up.size() + st->down.size(),
-              opencl::Staging::kSlotBytes / kMiB, 1e3 * seconds_since(start));
+  std::printf("  staging, %zu x %zu MiB mapped             %8.1f ms\n",
+              st->up.size() + st->down.size(), opencl::Staging::kSlotBytes / kMiB,
+              1e3 * seconds_since(start));
   std::vector<void*> ring;
   for (const opencl::PinnedSlot& s : st->up) ring.push_back(s.host);
   for (const int threads : {8, 16}) {
@@ -194,8 +197,8 @@ void opencl_part(const char* source) {
   }
   device = opencl::Buffer();
 
-  gemm::Kernels* kernels = gemm::kernels_for(
-      *rt, gemm::select(rt->device(), gemm::Precision::f64).entry.params, error);
+  gemm::Kernels* kernels =
+      gemm::kernels_for(*rt, gemm::select(rt->device(), gemm::Precision::f64).entry.params, error);
   if (!kernels) {
     std::printf("  no kernels: %s\n", error.c_str());
     return;
@@ -217,6 +220,72 @@ void opencl_part(const char* source) {
   }
 }
 
+// With two or more devices (SWITCHYARD_DEVICES): whether one host copy can feed several devices.
+// Device 0's upload slots are made a CL_MEM_USE_HOST_PTR buffer in device 1's context too, and
+// device 1 takes 2 GiB from them, alone and while device 0 takes the same slots at once.
+void shared_staging() {
+  std::string why, error;
+  const std::vector<opencl::Runtime*> rts = opencl::split_runtimes(why);
+  if (rts.size() < 2) {
+    std::printf("\nShared staging: not measured (%s)\n", why.c_str());
+    return;
+  }
+  std::printf("\nShared staging, devices %d and %d\n", rts[0]->device().index,
+              rts[1]->device().index);
+  opencl::Staging* st0 = opencl::staging(*rts[0], error);
+  opencl::Staging* st1 = st0 ? opencl::staging(*rts[1], error) : nullptr;
+  if (!st1) {
+    std::printf("  no staging: %s\n", error.c_str());
+    return;
+  }
+  const opencl::Api& cl = rts[1]->cl();
+  const std::size_t ring_bytes = st0->up.size() * opencl::Staging::kSlotBytes;
+  cl_int r = CL_SUCCESS;
+  auto start = std::chrono::steady_clock::now();
+  cl_mem again = cl.CreateBuffer(rts[1]->context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                 ring_bytes, st0->up[0].host, &r);
+  void* host = r == CL_SUCCESS ? cl.EnqueueMapBuffer(rts[1]->queue(), again, CL_TRUE,
+                                                     CL_MAP_READ | CL_MAP_WRITE, 0, ring_bytes, 0,
+                                                     nullptr, nullptr, &r)
+                               : nullptr;
+  std::printf("  device 0's %zu MiB of upload slots in device 1's context %6.1f ms (%s)\n",
+              ring_bytes / kMiB, 1e3 * seconds_since(start),
+              r != CL_SUCCESS           ? opencl::error_name(r).c_str()
+              : host == st0->up[0].host ? "same pointer"
+                                        : "another pointer");
+  opencl::Buffer d0 = rts[0]->acquire(kTotal, error), d1 = rts[1]->acquire(kTotal, error);
+  if (!d0.get() || !d1.get()) {
+    std::printf("  no device memory: %s\n", error.c_str());
+    return;
+  }
+  const std::size_t piece = opencl::Staging::kSlotBytes;
+  const auto send = [&](cl_command_queue q, cl_mem to, const std::vector<opencl::PinnedSlot>& s) {
+    for (std::size_t i = 0; i < kTotal / piece; ++i) {
+      cl.EnqueueWriteBuffer(q, to, CL_FALSE, i * piece, piece, s[i % s.size()].host, 0, nullptr,
+                            nullptr);
+    }
+    cl.Flush(q);
+  };
+  for (const auto& [what, from] : {std::pair<const char*, opencl::Staging*>{"its own slots ", st1},
+                                   {"device 0's slots", st0}}) {
+    const double ms = best_ms(3, [&] {
+      send(st1->upload, d1.get(), from->up);
+      cl.Finish(st1->upload);
+    });
+    std::printf("  device 1 from %s, 2 GiB                    %8.1f GB/s\n", what,
+                double(kTotal) / ms / 1e6);
+  }
+  const double both = best_ms(3, [&] {
+    send(st0->upload, d0.get(), st0->up);
+    send(st1->upload, d1.get(), st0->up);
+    cl.Finish(st0->upload);
+    cl.Finish(st1->upload);
+  });
+  std::printf("  both devices from device 0's slots at once, 2 x 2 GiB  %8.1f GB/s in all\n",
+              double(2 * kTotal) / both / 1e6);
+  if (again) cl.ReleaseMemObject(again);
+}
+
 }  // namespace
 
 int transfers_main(int argc, char** argv) {
@@ -231,6 +300,7 @@ int transfers_main(int argc, char** argv) {
   const char* source = reinterpret_cast<const char*>(host.data());
   cuda_rates(source);
   opencl_part(source);
+  shared_staging();
   return 0;
 }
 
