@@ -48,6 +48,7 @@ bool gemm_split(const std::vector<Share>& shares, opencl::SharedStaging* shared,
   if (shared && blocks.size() > 1) {
     owned = std::unique_lock<std::mutex>(shared->busy);
     feed.emplace(&shares.front().rt->cl(), shared->slots, int(blocks.size()));
+    if (!feed->working()) feed.reset();  // no thread to copy: each share copies for itself
   }
   struct Outcome {
     bool ok = false;
@@ -62,7 +63,8 @@ bool gemm_split(const std::vector<Share>& shares, opencl::SharedStaging* shared,
     const T* b_s = b + (transb == 'N' ? std::size_t(x.col) * ldb : std::size_t(x.col));
     T* c_s = c + x.row + std::size_t(x.col) * ldc;
     StreamPlan plan = default_plan(share.kernels->params, x.cols);
-    if (probe.piece_bytes) plan.piece_bytes = probe.piece_bytes;
+    if (feed) plan.fed_piece_bytes = opencl::SharedStaging::kSlotBytes;
+    if (probe.piece_bytes) plan.piece_bytes = plan.fed_piece_bytes = probe.piece_bytes;
     const FeedSeat<T> seat = fed ? FeedSeat<T>{&*feed, int(s), whole} : FeedSeat<T>{};
     Outcome& o = outcomes[s];
     o.ok = gemm_streamed<T>(*share.rt, *share.kernels, transa, transb, x.rows, x.cols, k, alpha,

@@ -59,6 +59,17 @@ void pack(const Piece<T>& p, T* slot) {
     std::memcpy(slot + j * p.rows, p.host + j * p.host_ld, sizeof(T) * std::size_t(p.rows));
   }
 }
+// Elements [begin, end) of the piece's dense copy in a slot, from its host rectangle: a part of
+// pack(), so that several threads can fill one slot.
+template <class T>
+void pack_part(const Piece<T>& p, T* slot, std::size_t begin, std::size_t end) {
+  const std::size_t rows = std::size_t(p.rows);
+  for (std::size_t e = begin; e < end;) {
+    const std::size_t i = e % rows, j = e / rows, n = std::min(end - e, rows - i);
+    std::memcpy(slot + e, p.host + i + j * std::size_t(p.host_ld), n * sizeof(T));
+    e += n;
+  }
+}
 template <class T>
 void unpack(const T* slot, const Piece<T>& p) {
   if (p.rows == p.host_ld || p.cols == 1) {

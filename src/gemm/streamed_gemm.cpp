@@ -77,6 +77,10 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
 
   // Stage 0 uploads A, stage 1 + j the panel j of op(B) and of C (beta != 0).
   const std::size_t elems = std::max<std::size_t>(1, plan.piece_bytes / sizeof(T));
+  const std::size_t fed_elems =
+      plan.fed_piece_bytes ? std::max<std::size_t>(1, plan.fed_piece_bytes / sizeof(T)) : elems;
+  const std::size_t a_elems = seat.feed && seat.operand == Operand::a ? fed_elems : elems;
+  const std::size_t b_elems = seat.feed && seat.operand == Operand::b ? fed_elems : elems;
   std::vector<std::vector<Piece<T>>> up(std::size_t(panels) + 1);
   std::vector<std::vector<Piece<T>>> down(static_cast<std::size_t>(panels));
   T* const a_host = const_cast<T*>(a);  // only read: uploads copy from it
@@ -87,14 +91,14 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
     if (!seat.feed || which != seat.operand) return;
     for (Piece<T>& p : stage) p.feed = fed++;
   };
-  if (product) split(a_host, lda, a_rows, a_cols, da, a_rows, 0, 0, elems, up[0]);
+  if (product) split(a_host, lda, a_rows, a_cols, da, a_rows, 0, 0, a_elems, up[0]);
   feeds(Operand::a, up[0]);
   for (int j = 0; j < panels; ++j) {
     const long j0 = long(j) * width, nj = std::min<long>(width, n - j0);
     if (product && !shared && nb)
-      split(b_host + j0 * ldb, ldb, k, nj, db, b_rows, 0, j0, elems, up[1 + j]);
+      split(b_host + j0 * ldb, ldb, k, nj, db, b_rows, 0, j0, b_elems, up[1 + j]);
     if (product && !shared && !nb)
-      split(b_host + j0, ldb, nj, k, db, b_rows, j0, 0, elems, up[1 + j]);
+      split(b_host + j0, ldb, nj, k, db, b_rows, j0, 0, b_elems, up[1 + j]);
     feeds(Operand::b, up[1 + j]);
     if (beta != T(0)) split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, up[1 + j]);
     split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, down[j]);
@@ -162,7 +166,6 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
   cl.Finish(st->upload);
   cl.Finish(kernel_queue);
   cl.Finish(st->download);
-
   unwritten.clear();
   bool none = true;
   for (int j = 0; j < panels; ++j) {

@@ -32,6 +32,9 @@ struct StreamPlan {
   // k slices of each panel's product (split_k.hpp): 0 takes choose_split's
   // number for the widest panel, and every panel uses that split.
   int slices = 0;
+  // At most this many bytes per piece of the operand a feed copies (shared_feed.hpp): its
+  // slots'. 0: piece_bytes.
+  std::size_t fed_piece_bytes = 0;
 };
 
 // Panels of about n / 8 columns, whole tiles of the kernel, and pieces of a
