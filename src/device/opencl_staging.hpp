@@ -15,10 +15,12 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "device/copy_threads.hpp"
 #include "device/opencl_runtime.hpp"
 
 namespace switchyard::opencl {
@@ -43,6 +45,8 @@ class Staging {
 
   cl_command_queue upload = nullptr, download = nullptr;
   std::vector<PinnedSlot> up, down;
+  // The threads that copy into the upload slots and out of the download slots.
+  std::unique_ptr<device::CopyThreads> packs, unpacks;
   // One streamed call at a time owns the queues and slots.
   std::mutex busy;
 
