@@ -38,7 +38,6 @@ bool SharedStaging::start(const std::vector<Runtime*>& runtimes, std::string& er
     }
   }
   for (int i = 0; i < kSlots; ++i) slots.push_back(base + i * kSlotBytes);
-  copies = std::make_unique<device::CopyThreads>(kCopyThreads);
   return true;
 }
 

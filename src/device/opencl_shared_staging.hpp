@@ -12,12 +12,10 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "device/copy_threads.hpp"
 #include "device/opencl_runtime.hpp"
 
 namespace switchyard::opencl {
@@ -26,10 +24,8 @@ class SharedStaging {
  public:
   static constexpr std::size_t kSlotBytes = std::size_t(16) << 20;
   static constexpr int kSlots = 8;
-  static constexpr int kCopyThreads = 16;
 
   std::vector<void*> slots;  // page-locked in every context of the runtimes it was made for
-  std::unique_ptr<device::CopyThreads> copies;  // the threads that fill them
   // One split call at a time owns the slots.
   std::mutex busy;
 

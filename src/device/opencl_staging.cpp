@@ -43,8 +43,6 @@ bool Staging::start(Runtime& rt, std::string& error) {
       slots->push_back({static_cast<char*>(host) + at, nullptr});
     }
   }
-  packs = std::make_unique<device::CopyThreads>(kUploadSlots - 1);
-  unpacks = std::make_unique<device::CopyThreads>(kDownloadSlots);
   return true;
 }
 

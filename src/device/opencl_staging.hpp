@@ -15,12 +15,10 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "device/copy_threads.hpp"
 #include "device/opencl_runtime.hpp"
 
 namespace switchyard::opencl {
@@ -45,8 +43,6 @@ class Staging {
 
   cl_command_queue upload = nullptr, download = nullptr;
   std::vector<PinnedSlot> up, down;
-  // The threads that copy into the upload slots and out of the download slots.
-  std::unique_ptr<device::CopyThreads> packs, unpacks;
   // One streamed call at a time owns the queues and slots.
   std::mutex busy;
 

@@ -6,11 +6,12 @@
 // The copy of piece i + R starts as soon as every device has sent piece i, and writes the slot
 // once those transfers have ended; so the copies run up to R pieces ahead of the slowest device.
 //
-// The copies run on the shared staging's copy threads (copy_threads.hpp), each piece in parts
-// by several of them. Handing work to threads costs much on the H200's hosts: with a thread
-// started for each 4 MiB piece, a dgemm 16384^3 split over two H200s took 244-350 ms (each
-// device copying for itself: 182-237 ms); with 16 threads started once, pieces of 16 MiB in
-// four parts and one thread woken a part, 152-153 ms (against 204 in the same call).
+// The copies are made by worker threads started with the feed, each piece in parts by several
+// of them. Waking threads costs much on the H200's hosts: a thread started for each 4 MiB
+// piece, as the devices' own staging does, added 0.1 to 0.3 ms to each piece on the thread
+// that sends it, and a dgemm 16384^3 split over two H200s took 244-350 ms with such a feed
+// (the copies for each device apart: 182-237 ms); with 16 workers, pieces of 16 MiB in four
+// parts and one worker woken per part, it took 152-153 ms (against 204 in the same call).
 //
 // A device whose call stops early (a failure, or a list of pieces unlike the others') leaves
 // the feed, and the others never wait for it again. Every device leaves when its call ends.
@@ -18,12 +19,13 @@
 
 #include <condition_variable>
 #include <cstddef>
-#include <future>
+#include <deque>
 #include <memory>
 #include <mutex>
+#include <system_error>
+#include <thread>
 #include <vector>
 
-#include "device/copy_threads.hpp"
 #include "device/opencl_runtime.hpp"
 #include "gemm/kernel_source.hpp"
 #include "gemm/stream_pieces.hpp"
@@ -33,19 +35,33 @@ namespace switchyard::gemm {
 template <class T>
 class Feed {
  public:
-  // The copies run on `threads`; `cl` null: the transfers' events are all null (tests of the
-  // feed alone).
-  Feed(const opencl::Api* cl, std::vector<void*> slots, int devices, device::CopyThreads& threads)
+  // `cl` null: the transfers' events are all null (tests of the feed alone).
+  Feed(const opencl::Api* cl, std::vector<void*> slots, int devices)
       : cl_(cl),
         slots_(std::move(slots)),
-        threads_(threads),
         sent_(std::size_t(devices), 0),
         left_(std::size_t(devices), false),
-        events_(slots_.size()) {}
+        events_(slots_.size()) {
+    for (int w = 0; w < kWorkers; ++w) {
+      try {
+        workers_.emplace_back([this] { work(); });
+      } catch (const std::system_error&) {
+        break;  // fewer copies at once
+      }
+    }
+  }
+  // Whether a thread could be started to copy: without one, the feed must not be used.
+  bool working() const { return !workers_.empty(); }
+
   Feed(const Feed&) = delete;
   Feed& operator=(const Feed&) = delete;
   ~Feed() {
-    for (std::future<void>& f : copies_) f.wait();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closing_ = true;
+      queued_.notify_all();
+    }
+    for (std::thread& w : workers_) w.join();
     for (std::vector<cl_event>& events : events_) release(events);
   }
 
@@ -96,10 +112,15 @@ class Feed {
   }
 
  private:
-  // Each piece is copied in kParts parts at once: a slot of 16 MiB takes one thread about 4 ms
-  // to fill from pageable memory.
+  // Each piece is copied in kParts parts by as many workers (a slot of 16 MiB takes one thread
+  // about 4 ms to fill from pageable memory), kWorkers at once.
   static constexpr int kParts = 4;
-
+  static constexpr int kWorkers = 16;
+  struct Copy {
+    int piece, part;
+    // The transfers from its slot since the slot was last filled.
+    std::shared_ptr<std::vector<cl_event>> before;
+  };
   void leave_locked(int device) {
     left_[std::size_t(device)] = true;
     start_copies();
@@ -118,27 +139,40 @@ class Feed {
       before->swap(events_[std::size_t(started_) % slots_.size()]);
       remaining_[std::size_t(started_)] = kParts;
       for (int part = 0; part < kParts; ++part) {
-        const int piece = started_;
-        copies_.push_back(
-            threads_.run([this, piece, part, before] { copy(piece, part, *before); }));
+        queue_.push_back({started_, part, before});
+        queued_.notify_one();  // one worker a part: waking them all costs the waker more
       }
     }
   }
 
-  // Copies its part of a piece into the piece's slot once the transfers `before`, the last
-  // from that slot, ended. The part that ends last lets the devices take the piece.
-  void copy(int piece, int part, std::vector<cl_event>& before) {
+  // A worker: copies the queued pieces until the feed closes.
+  void work() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      queued_.wait(lock, [&] { return closing_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      Copy next = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      copy(next);
+      lock.lock();
+    }
+  }
+
+  // Copies its part of a piece into the piece's slot once the transfers that last used the
+  // slot ended. The part that ends last lets the devices take the piece.
+  void copy(const Copy& c) {
     // One at a time: the events are of the devices' several contexts. Failed or not, a
     // transfer that ended has left the slot.
-    for (cl_event e : before) cl_->WaitForEvents(1, &e);
-    const Piece<T>& p = pieces_[std::size_t(piece)];
+    for (cl_event e : *c.before) cl_->WaitForEvents(1, &e);
+    const Piece<T>& p = pieces_[std::size_t(c.piece)];
     const std::size_t size = std::size_t(p.rows) * std::size_t(p.cols);
-    pack_part(p, static_cast<T*>(slots_[std::size_t(piece) % slots_.size()]),
-              size * std::size_t(part) / kParts, size * std::size_t(part + 1) / kParts);
+    pack_part(p, static_cast<T*>(slots_[std::size_t(c.piece) % slots_.size()]),
+              size * std::size_t(c.part) / kParts, size * std::size_t(c.part + 1) / kParts);
     std::lock_guard<std::mutex> lock(mutex_);
-    if (--remaining_[std::size_t(piece)] > 0) return;
-    release(before);
-    ready_[std::size_t(piece)] = true;
+    if (--remaining_[std::size_t(c.piece)] > 0) return;
+    release(*c.before);
+    ready_[std::size_t(c.piece)] = true;
     ready_changed_.notify_all();
   }
 
@@ -149,7 +183,6 @@ class Feed {
 
   const opencl::Api* cl_;
   const std::vector<void*> slots_;
-  device::CopyThreads& threads_;
   std::mutex mutex_;
   std::condition_variable ready_changed_;  // a piece is in its slot
   bool offered_ = false;
@@ -160,7 +193,10 @@ class Feed {
   std::vector<std::vector<cl_event>> events_;  // the transfers from each slot since it was filled
   int started_ = 0;                            // pieces whose copies have been queued
   std::vector<int> remaining_;                 // parts of each piece not yet copied
-  std::vector<std::future<void>> copies_;
+  std::deque<Copy> queue_;
+  std::condition_variable queued_;
+  bool closing_ = false;
+  std::vector<std::thread> workers_;
 };
 
 // A device's place in a feed: the feed (null: none), the device's number there, and the operand

@@ -47,9 +47,8 @@ bool gemm_split(const std::vector<Share>& shares, opencl::SharedStaging* shared,
   std::optional<Feed<T>> feed;
   if (shared && blocks.size() > 1) {
     owned = std::unique_lock<std::mutex>(shared->busy);
-    if (shared->copies->started()) {  // else each share copies for itself
-      feed.emplace(&shares.front().rt->cl(), shared->slots, int(blocks.size()), *shared->copies);
-    }
+    feed.emplace(&shares.front().rt->cl(), shared->slots, int(blocks.size()));
+    if (!feed->working()) feed.reset();  // no thread to copy: each share copies for itself
   }
   struct Outcome {
     bool ok = false;

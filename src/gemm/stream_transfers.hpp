@@ -28,15 +28,13 @@
 
 namespace switchyard::gemm {
 
-// The host copy of a piece, on one of `threads`; below 1 MiB it costs less
-// than handing it over, and runs in the thread that waits for it. (The
-// LAPACK test suites, whose gemm calls are small, ran 4 times longer with a
-// thread started for each piece.)
-template <class T, class Copy>
-std::future<void> copy_on(device::CopyThreads& threads, const Piece<T>& p, Copy&& copy) {
+// A host copy of a piece below 1 MiB costs less than starting a thread for
+// it: it runs in the thread that waits for it. (The LAPACK test suites,
+// whose gemm calls are small, ran 4 times longer with a thread per piece.)
+template <class T>
+std::launch copy_policy(const Piece<T>& p) {
   const std::size_t bytes = sizeof(T) * std::size_t(p.rows) * std::size_t(p.cols);
-  if (bytes < (std::size_t(1) << 20)) return std::async(std::launch::deferred, std::move(copy));
-  return threads.run(std::move(copy));
+  return bytes >= (std::size_t(1) << 20) ? std::launch::async : std::launch::deferred;
 }
 
 // Uploads stages[0], stages[1], ... in order on the staging's upload queue.
@@ -66,7 +64,7 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
   std::vector<std::future<void>> packed(order.size());
   const auto start = [&](int c) {
     if (own_slot[c] < 0) return;
-    packed[c] = copy_on(*st.packs, *order[c], [&, c] {
+    packed[c] = std::async(copy_policy(*order[c]), [&, c] {
       opencl::PinnedSlot& slot = st.up[own_slot[c]];
       // Failed or not, a transfer that ended has left the slot.
       if (slot.last) cl.WaitForEvents(1, &slot.last);
@@ -193,7 +191,7 @@ class Download {
         }
         cl_.Flush(st_.download);
         unpacked[slot] =
-            copy_on(*st_.unpacks, pieces[i], [this, arrived, slot, index, &pieces, i] {
+            std::async(copy_policy(pieces[i]), [this, arrived, slot, index, &pieces, i] {
               cl_int status = CL_QUEUED;
               if (cl_.WaitForEvents(1, &arrived) == CL_SUCCESS) {
                 cl_.GetEventInfo(arrived, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,

@@ -29,7 +29,7 @@ inline KernelParams params(const char* text, Precision precision) {
 }
 
 // The OpenCL device, or null (the test then skips).
-inline opencl::Runtime* opencl_device() {
+inline opencl::Runtime* device() {
   const char* why = nullptr;
   return opencl::runtime(&why);
 }
@@ -115,7 +115,7 @@ struct Variant {
 template <class T>
 Variant variant_for(const char* text) {
   Variant v;
-  v.rt = opencl_device();
+  v.rt = device();
   if (!v.rt) {
     v.skip = "no OpenCL device";
     return v;

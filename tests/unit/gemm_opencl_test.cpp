@@ -361,7 +361,7 @@ TEST(GemmOpenCl, PortableFfmaFamilyEveryTranspose) {
 
 // The NVIDIA-only kernels, on an NVIDIA device (the GPU machine), through the whole route.
 TEST(GemmOpenCl, NvidiaFamiliesEveryTranspose) {
-  opencl::Runtime* rt = opencl_device();
+  opencl::Runtime* rt = device();
   if (!rt || rt->device().nv_compute_capability < 80) GTEST_SKIP() << "no NVIDIA OpenCL device";
   const gemm::DeviceLimits limits{rt->device().max_work_group, rt->device().local_memory,
                                   rt->device().nv_compute_capability};
@@ -374,7 +374,7 @@ TEST(GemmOpenCl, NvidiaFamiliesEveryTranspose) {
 }
 
 TEST(GemmOpenCl, ChosenEntryRunsALargerProduct) {
-  opencl::Runtime* rt = opencl_device();
+  opencl::Runtime* rt = device();
   if (!rt) GTEST_SKIP() << "no OpenCL device";
   const gemm::Selection s = gemm::select(rt->device(), Precision::f64);
   std::string error;
@@ -664,7 +664,7 @@ TEST(GemmStreamPlan, EighthsOfWholeTilesFrom512Columns) {
 // A cache entry that is cut short, or whole but not a program the device
 // takes, costs a rebuild, never the call.
 TEST(GemmOpenCl, CorruptCacheEntriesAreRebuilt) {
-  opencl::Runtime* rt = opencl_device();
+  opencl::Runtime* rt = device();
   if (!rt) GTEST_SKIP() << "no OpenCL device";
   std::vector<unsigned char> junk(64, 0x5a);
   const std::string cache = cache_directory();

@@ -236,7 +236,7 @@ TEST(GemmSplitKOpenCl, DeviceResidentFloat) {
 // The NVIDIA-only kernels (the shipped H200 entries' families), on an NVIDIA
 // device (the GPU machine).
 TEST(GemmSplitKOpenCl, NvidiaFamiliesDeviceResident) {
-  opencl::Runtime* rt = opencl_device();
+  opencl::Runtime* rt = device();
   if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
   check_device_resident<double>(
       "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
@@ -290,7 +290,7 @@ TEST(GemmSplitKOpenCl, OperandsInThePackedLayoutFloat) {
 }
 
 TEST(GemmSplitKOpenCl, NvidiaOperandsInThePackedLayout) {
-  opencl::Runtime* rt = opencl_device();
+  opencl::Runtime* rt = device();
   if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
   check_packed_layout<double>(
       "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
@@ -392,7 +392,7 @@ TEST(GemmSplitKOpenCl, GramProductFromOneHostMatrix) { check_gram(kDoubleVariant
 
 // The shipped H200 double kernel, whose program has the in-place kernels (on an NVIDIA device).
 TEST(GemmSplitKOpenCl, NvidiaGramProductFromOneMatrix) {
-  opencl::Runtime* rt = opencl_device();
+  opencl::Runtime* rt = device();
   if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
   check_gram(
       "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
@@ -403,7 +403,7 @@ TEST(GemmSplitKOpenCl, NvidiaGramProductFromOneMatrix) {
 // the in-place kernels (routes_inplace), for every transpose (operands at offsets, so every
 // one would be copied).
 TEST(GemmSplitKOpenCl, NvidiaInplaceKernelsWhereCopiesCostMore) {
-  opencl::Runtime* rt = opencl_device();
+  opencl::Runtime* rt = device();
   if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
   const Variant variant = variant_for<double>(
       "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "

@@ -32,9 +32,6 @@ struct HostOperand {
   }
 };
 
-// The threads the feeds copy on.
-device::CopyThreads threads(4);
-
 struct Slots {
   std::vector<std::vector<double>> memory;
   std::vector<void*> slots;
@@ -68,7 +65,7 @@ TEST(SharedFeed, EveryDeviceGetsEveryPieceThroughFewSlots) {
   ASSERT_GT(op.pieces.size(), 15u);
   for (const int slots : {1, 2, 4}) {
     Slots s(slots);
-    Feed<double> feed(nullptr, s.slots, 3, threads);
+    Feed<double> feed(nullptr, s.slots, 3);
     int wrong[3] = {0, 0, 0};
     std::vector<std::thread> devices;
     for (int d = 0; d < 3; ++d) {
@@ -83,7 +80,7 @@ TEST(SharedFeed, EveryDeviceGetsEveryPieceThroughFewSlots) {
 TEST(SharedFeed, ADeviceThatStopsHoldsNoOtherBack) {
   const HostOperand op;
   Slots s(2);
-  Feed<double> feed(nullptr, s.slots, 3, threads);
+  Feed<double> feed(nullptr, s.slots, 3);
   int wrong[3] = {0, 0, 0};
   std::thread stops(device, std::ref(feed), std::cref(op), 0, std::chrono::microseconds(0), 3,
                     std::ref(wrong[0]));
@@ -98,7 +95,7 @@ TEST(SharedFeed, ADeviceThatStopsHoldsNoOtherBack) {
 TEST(SharedFeed, PiecesUnlikeTheFeedsAreRefusedAndTheDeviceLeaves) {
   const HostOperand op, other;
   Slots s(2);
-  Feed<double> feed(nullptr, s.slots, 2, threads);
+  Feed<double> feed(nullptr, s.slots, 2);
   ASSERT_TRUE(feed.offer(0, op.list()));
   EXPECT_FALSE(feed.offer(1, other.list()));  // another host matrix
   // Device 0 runs alone: device 1 left when refused.
