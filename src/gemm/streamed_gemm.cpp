@@ -75,43 +75,50 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
     if (!operands || !partials) return false;
   }
 
-  // Stage 0 uploads A, stage 1 + j the panel j of op(B) and of C (beta != 0).
+  // Stage 0 uploads A, stage 1 + j the panel j of op(B) and of C (beta != 0). With `fed`, the
+  // pieces of the operand the feed copies are of its slots' size and numbered in the order
+  // they go.
   const std::size_t elems = std::max<std::size_t>(1, plan.piece_bytes / sizeof(T));
   const std::size_t fed_elems =
       plan.fed_piece_bytes ? std::max<std::size_t>(1, plan.fed_piece_bytes / sizeof(T)) : elems;
-  const std::size_t a_elems = seat.feed && seat.operand == Operand::a ? fed_elems : elems;
-  const std::size_t b_elems = seat.feed && seat.operand == Operand::b ? fed_elems : elems;
-  std::vector<std::vector<Piece<T>>> up(std::size_t(panels) + 1);
-  std::vector<std::vector<Piece<T>>> down(static_cast<std::size_t>(panels));
+  std::vector<std::vector<Piece<T>>> up, down;
   T* const a_host = const_cast<T*>(a);  // only read: uploads copy from it
   T* const b_host = const_cast<T*>(b);
-  // The pieces of the operand the feed copies, numbered in the order they go.
-  int fed = 0;
-  const auto feeds = [&](Operand which, std::vector<Piece<T>>& stage) {
-    if (!seat.feed || which != seat.operand) return;
-    for (Piece<T>& p : stage) p.feed = fed++;
+  const auto cut = [&](bool fed) {
+    up.assign(std::size_t(panels) + 1, {});
+    down.assign(std::size_t(panels), {});
+    const bool fed_a = fed && seat.operand == Operand::a, fed_b = fed && seat.operand == Operand::b;
+    int number = 0;
+    const auto numbered = [&](std::vector<Piece<T>>& stage) {
+      for (Piece<T>& p : stage) p.feed = number++;
+    };
+    if (product)
+      split(a_host, lda, a_rows, a_cols, da, a_rows, 0, 0, fed_a ? fed_elems : elems, up[0]);
+    if (fed_a) numbered(up[0]);
+    for (int j = 0; j < panels; ++j) {
+      const long j0 = long(j) * width, nj = std::min<long>(width, n - j0);
+      const std::size_t b_elems = fed_b ? fed_elems : elems;
+      if (product && !shared && nb)
+        split(b_host + j0 * ldb, ldb, k, nj, db, b_rows, 0, j0, b_elems, up[1 + j]);
+      if (product && !shared && !nb)
+        split(b_host + j0, ldb, nj, k, db, b_rows, j0, 0, b_elems, up[1 + j]);
+      if (fed_b) numbered(up[1 + j]);
+      if (beta != T(0)) split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, up[1 + j]);
+      split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, down[j]);
+    }
   };
-  if (product) split(a_host, lda, a_rows, a_cols, da, a_rows, 0, 0, a_elems, up[0]);
-  feeds(Operand::a, up[0]);
-  for (int j = 0; j < panels; ++j) {
-    const long j0 = long(j) * width, nj = std::min<long>(width, n - j0);
-    if (product && !shared && nb)
-      split(b_host + j0 * ldb, ldb, k, nj, db, b_rows, 0, j0, b_elems, up[1 + j]);
-    if (product && !shared && !nb)
-      split(b_host + j0, ldb, nj, k, db, b_rows, j0, 0, b_elems, up[1 + j]);
-    feeds(Operand::b, up[1 + j]);
-    if (beta != T(0)) split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, up[1 + j]);
-    split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, down[j]);
-  }
+  cut(seat.feed != nullptr);
   if (seat.feed) {
-    std::vector<Piece<T>*> pieces;
-    for (std::vector<Piece<T>>& stage : up) {
-      for (Piece<T>& p : stage) {
+    std::vector<const Piece<T>*> pieces;
+    for (const std::vector<Piece<T>>& stage : up) {
+      for (const Piece<T>& p : stage) {
         if (p.feed >= 0) pieces.push_back(&p);
       }
     }
-    if (!seat.feed->offer(seat.device, {pieces.begin(), pieces.end()})) {
-      for (Piece<T>* p : pieces) p->feed = -1;  // this device copies its own
+    // Refused (and out of the feed): this device copies its own, in its own slots' size.
+    if (!seat.feed->offer(seat.device, pieces)) {
+      seat.feed = nullptr;
+      cut(false);
     }
   }
 

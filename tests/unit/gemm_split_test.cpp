@@ -198,5 +198,40 @@ TEST(GemmSplit, OneDeviceFailingLeavesItsBlockAsGiven) {
   }
 }
 
+// A device whose pieces of the shared operand differ from those the feed was offered first is
+// refused: it leaves the feed and copies its own, in its own slots' size, and C is right.
+TEST(GemmSplit, ADeviceRefusedByTheFeedCopiesItsOwn) {
+  std::string skip;
+  const std::vector<gemm::Share> s = shares<double>(skip);
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  opencl::SharedStaging* const shared = shared_staging_of(s);
+  ASSERT_NE(shared, nullptr);
+  const Case c{'N', 'N', 40, 30, 50, 1.0, 0.5, 1};
+  const Problem<double> p = problem<double>(c, 900);
+  gemm::Feed<double> feed(&s[0].rt->cl(), shared->slots, 2);
+  ASSERT_TRUE(feed.working());
+  // Device 0 offers pieces of another matrix, then stops.
+  std::vector<double> other(std::size_t(c.k) * c.n);
+  std::vector<gemm::Piece<double>> others;
+  gemm::split<double>(other.data(), c.k, c.k, c.n, nullptr, c.k, 0, 0, 100, others);
+  std::vector<const gemm::Piece<double>*> offered;
+  for (const gemm::Piece<double>& piece : others) offered.push_back(&piece);
+  ASSERT_TRUE(feed.offer(0, offered));
+  feed.leave(0);
+  // Device 1: its op(B) is another host matrix, so the feed refuses it.
+  gemm::StreamPlan plan = gemm::default_plan(s[0].kernels->params, c.n);
+  plan.piece_bytes = 40;
+  plan.fed_piece_bytes = std::size_t(64) << 20;  // more than its own slots hold
+  std::vector<double> got = p.c0;
+  std::string error;
+  std::vector<gemm::CBlock> unwritten;
+  ASSERT_TRUE(gemm::gemm_streamed<double>(*s[0].rt, *s[0].kernels, c.ta, c.tb, c.m, c.n, c.k,
+                                          c.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, c.beta,
+                                          got.data(), p.ldc, plan, unwritten, error, nullptr,
+                                          {&feed, 1, gemm::Operand::b}))
+      << error;
+  expect_result(c, p, got, "a device refused by the feed");
+}
+
 }  // namespace
 }  // namespace switchyard
