@@ -31,8 +31,12 @@ double start_extra_for_resident(Family f, std::size_t resident);
 // still compiles once, unforeseen.
 bool programs_in_cache(const std::string& directory);
 
-// What compiling the gemm route's programs adds to an OpenCL start where the cache holds none.
-inline constexpr double kProgramCompileSeconds = 1.4;
+// What a first OpenCL start on a machine adds where the cache holds no program: the programs'
+// compile, and the driver's own first start there. On fresh nvidia-h200 machines the compile
+// took 0.9 s (sgemm's), 1.8 s and 3.4 s (dgemm's), and in the last of them the context 1.2 s
+// against 0.37-0.38 s in the next processes: the first dgemm 8192^3 took 4.7 s, against 2.0 s
+// in OpenBLAS (docs/cold-start.md).
+inline constexpr double kProgramCompileSeconds = 4.5;
 
 // Both extras for a start of `f` in this process now (the cache directory's, for OpenCL).
 double start_extra_s(Family f);
