@@ -9,8 +9,8 @@
 // The copies are made by worker threads started with the feed, each piece in parts by several
 // of them. Waking threads costs much on the H200's hosts: a thread started for each 4 MiB
 // piece, as the devices' own staging does, added 0.1 to 0.3 ms to each piece on the thread
-// that sends it, and a dgemm 16384^3 split over two H200s took 244-350 ms with such a feed
-// (the copies for each device apart: 182-237 ms); with 16 workers, pieces of 16 MiB in four
+// that sends it, and a dgemm 16384^3 split over two H200s took 217-350 ms with such a feed
+// (each device copying for itself: 182-237 ms); with 16 workers, pieces of 16 MiB in four
 // parts and one worker woken per part, it took 152-153 ms (against 204 in the same call).
 //
 // A device whose call stops early (a failure, or a list of pieces unlike the others') leaves

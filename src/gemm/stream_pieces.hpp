@@ -48,27 +48,26 @@ void split(T* host, long host_ld, long rows, long cols, cl_mem mem, long ld, lon
   }
 }
 
-// The piece's host rectangle to and from a slot, where it is dense.
-template <class T>
-void pack(const Piece<T>& p, T* slot) {
-  if (p.rows == p.host_ld || p.cols == 1) {
-    std::memcpy(slot, p.host, sizeof(T) * std::size_t(p.rows) * std::size_t(p.cols));
-    return;
-  }
-  for (long j = 0; j < p.cols; ++j) {
-    std::memcpy(slot + j * p.rows, p.host + j * p.host_ld, sizeof(T) * std::size_t(p.rows));
-  }
-}
-// Elements [begin, end) of the piece's dense copy in a slot, from its host rectangle: a part of
-// pack(), so that several threads can fill one slot.
+// Elements [begin, end) of the piece's dense copy in a slot, from its host rectangle: all of
+// them for pack(), a part of them for each of several threads filling one slot.
 template <class T>
 void pack_part(const Piece<T>& p, T* slot, std::size_t begin, std::size_t end) {
+  if (p.rows == p.host_ld || p.cols == 1) {
+    std::memcpy(slot + begin, p.host + begin, sizeof(T) * (end - begin));
+    return;
+  }
   const std::size_t rows = std::size_t(p.rows);
   for (std::size_t e = begin; e < end;) {
     const std::size_t i = e % rows, j = e / rows, n = std::min(end - e, rows - i);
     std::memcpy(slot + e, p.host + i + j * std::size_t(p.host_ld), n * sizeof(T));
     e += n;
   }
+}
+
+// The piece's host rectangle to and from a slot, where it is dense.
+template <class T>
+void pack(const Piece<T>& p, T* slot) {
+  pack_part(p, slot, 0, std::size_t(p.rows) * std::size_t(p.cols));
 }
 template <class T>
 void unpack(const T* slot, const Piece<T>& p) {

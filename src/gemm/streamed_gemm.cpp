@@ -173,6 +173,7 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
   cl.Finish(st->upload);
   cl.Finish(kernel_queue);
   cl.Finish(st->download);
+
   unwritten.clear();
   bool none = true;
   for (int j = 0; j < panels; ++j) {
