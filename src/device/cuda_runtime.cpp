@@ -290,4 +290,20 @@ bool device_only(const void* p) {
   return attributes.type == cudaMemoryTypeDevice;
 }
 
+int prefetched_device(const void* p, std::size_t bytes) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  int location = cudaInvalidDeviceId;
+  if (attributes.type != cudaMemoryTypeManaged ||
+      cudaMemRangeGetAttribute(&location, sizeof location,
+                               cudaMemRangeAttributeLastPrefetchLocation, p, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return location >= 0 ? location : -1;
+}
+
 }  // namespace switchyard::cuda

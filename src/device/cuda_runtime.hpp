@@ -133,6 +133,11 @@ bool device_accessible(const void* p);
 // Whether p is device memory the host cannot read (not managed memory).
 bool device_only(const void* p);
 
+// The device to which every page of [p, p + bytes) in managed memory was last prefetched
+// (cudaMemPrefetchAsync), else -1: not managed memory, some pages never prefetched or prefetched
+// elsewhere, or prefetched to the host.
+int prefetched_device(const void* p, std::size_t bytes);
+
 // *p = value, wherever p lives (WORK(1) may be device memory).
 template <class T>
 cudaError_t store(T* p, T value) {

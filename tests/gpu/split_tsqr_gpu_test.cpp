@@ -114,6 +114,65 @@ TYPED_TEST(SplitTsqrGpu, NonzeroInTheTopRowsOfALaterShare) {
   expect_lapack_contract(a, Factored<T>{convert<T>(f.a, f.a.m), f.tau});
 }
 
+// Managed memory whose shares of rows lie on their devices (prefetched there, column by column)
+// is split where it lies, and gives the bits the same matrix gives from host memory. Columns of
+// 2^21 rows, unpadded, so that each share of a column is whole pages of managed memory.
+template <class T>
+class ManagedCopy {
+ public:
+  explicit ManagedCopy(const Matrix<T>& a) : bytes_(sizeof(T) * a.data.size()) {
+    if (cudaMallocManaged(&p_, bytes_) != cudaSuccess) p_ = nullptr;
+    if (p_) std::memcpy(p_, a.data.data(), bytes_);
+  }
+  ~ManagedCopy() { cudaFree(p_); }
+  T* get() const { return static_cast<T*>(p_); }
+  // Rows [first, first + rows) of every column to `device`; done when this returns.
+  void prefetch(long long ld, int n, long long first, long long rows, int device) const {
+    const cudaMemLocation where{cudaMemLocationTypeDevice, device};
+    for (int j = 0; j < n; ++j) {
+      ASSERT_EQ(cudaMemPrefetchAsync(get() + first + ld * j, sizeof(T) * rows, where, 0, nullptr),
+                cudaSuccess);
+    }
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  }
+
+ private:
+  std::size_t bytes_;
+  void* p_ = nullptr;
+};
+
+TYPED_TEST(SplitTsqrGpu, ManagedMemoryLyingSplitGivesTheHostBits) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  int managed = 0;
+  cudaDeviceGetAttribute(&managed, cudaDevAttrConcurrentManagedAccess, cuda::device_ordinal());
+  if (!managed) GTEST_SKIP() << "no concurrent managed access on this device";
+  const int m = 1 << 21, n = 4;
+  const Matrix<double> input = gaussian(m, n, 77);
+  for (const std::vector<int>& devices : device_lists()) {
+    SCOPED_TRACE(named(devices));
+    const Factored<T> from_host = factor<T>(input, devices);
+    Matrix<T> a = convert<T>(input, m);
+    const ManagedCopy<T> copy(a);
+    ASSERT_NE(copy.get(), nullptr);
+    EXPECT_FALSE(qr::gpu::lies_split<T>(devices, copy.get(), a.ld, m, n));  // never prefetched
+    const long long rows = qr::gpu::share_rows(m, devices.size(), qr::gpu::kTsqrBlockRows);
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      const long long first = rows * (long long)d;
+      copy.prefetch(a.ld, n, first, std::min(rows, m - first), devices[d]);
+    }
+    ASSERT_TRUE(qr::gpu::lies_split<T>(devices, copy.get(), a.ld, m, n));
+    std::vector<T> tau(std::size_t(n), std::numeric_limits<T>::quiet_NaN());
+    std::string error;
+    ASSERT_TRUE(qr::gpu::geqrf_split<T>(devices, m, n, copy.get(), a.ld, tau.data(), error))
+        << error;
+    EXPECT_EQ(std::memcmp(tau.data(), from_host.tau.data(), sizeof(T) * n), 0);
+    for (int j = 0; j < n; ++j) {
+      EXPECT_EQ(std::memcmp(copy.get() + a.ld * j, &from_host.a(0, j), sizeof(T) * m), 0) << j;
+    }
+  }
+}
+
 TEST(SplitTsqrRules, WhenAMatrixIsSplit) {
   EXPECT_FALSE(qr::gpu::splits({0}, 1 << 20, 32));     // one device
   EXPECT_FALSE(qr::gpu::splits({0, 1}, 1 << 20, 65));  // wider than one tree

@@ -10,7 +10,9 @@
 // once at the pinned host-to-device bandwidth measured here.
 // With --devices, host-resident xGEQRF split over those CUDA devices (SWITCHYARD_DEVICES) against
 // one device: each side a program calling dgeqrf through preloaded Switchyard
-// (switchyard-bench-call), the gpu route forced, with "check" each one's checksum of |R(j,j)|.
+// (switchyard-bench-call), the gpu route forced, with "check" each one's checksum of |R(j,j)|;
+// and device-resident, A in managed memory laid out over the devices against on one
+// (managed_split_bench.hpp).
 // Each time is the best of R runs on a fresh copy of the same matrix; "check" is the largest
 // relative difference of |R(j,j)| between the two factorizations.
 #include "tsqr_bench.hpp"
@@ -32,6 +34,7 @@
 #include "bench_util.hpp"
 #include "child_process.hpp"
 #include "device_fill.hpp"
+#include "managed_split_bench.hpp"
 #include "qr/gpu/blocked_qr.hpp"
 
 extern "C" {
@@ -55,6 +58,7 @@ struct Options {
   std::string devices;  // --devices: "" for one device only
   int repeat = 3;
   bool device = true, host = true;
+  bool managed_split = false;  // --managed-split: only the managed-memory table (its child)
 };
 
 bool parse(int argc, char** argv, Options& o) {
@@ -65,6 +69,8 @@ bool parse(int argc, char** argv, Options& o) {
       o.device = false;
     } else if (arg == "--skip-host") {
       o.host = false;
+    } else if (arg == "--managed-split") {
+      o.managed_split = true;
     } else if (!value) {
       return false;
     } else if (arg == "--precision") {
@@ -290,7 +296,8 @@ void host_resident(const Options& o, const Bandwidths& bw, Geqrf<T>* fallback_ge
 // negative time when it failed.
 std::pair<double, double> program_geqrf(char precision, int m, int n, const std::string& devices,
                                         int repeat) {
-  std::string command = "LD_PRELOAD=" + quoted(library_path()) + " SWITCHYARD_ROUTE_" +
+  std::string command = "env -u SWITCHYARD_DEVICES LD_PRELOAD=" + quoted(library_path()) +
+                        " SWITCHYARD_ROUTE_" +
                         std::string(1, char(precision - 32)) + "GEQRF=gpu";
   if (!devices.empty()) command += " SWITCHYARD_DEVICES=" + quoted(devices);
   command += " " + quoted(sibling("switchyard-bench-call")) + " " + precision + "geqrf " +
@@ -347,6 +354,7 @@ int tsqr_main(int argc, char** argv) {
                  "         [--repeat R] [--skip-device] [--skip-host] [--devices all|LIST]\n");
     return 2;
   }
+  if (o.managed_split) return managed_split(o.precisions[0], o.m_lo, o.m_hi, o.n, o.repeat);
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::fprintf(stderr, "switchyard bench tsqr: no CUDA device\n");
@@ -367,6 +375,7 @@ int tsqr_main(int argc, char** argv) {
     if (o.device) {
       if (p == 'd') device_resident<double>(o, bw, solver);
       else device_resident<float>(o, bw, solver);
+      if (!o.devices.empty()) managed_split_in_child(o.devices, p, o.m_lo, o.m_hi, o.n, o.repeat);
     }
     if (o.host && !o.devices.empty()) {
       if (p == 'd') split_over_devices<double>(o);

@@ -44,6 +44,34 @@ cudaError_t on_every_device(std::vector<Share>& shares, Step&& step) {
   return first;
 }
 
+// For steps that only enqueue work: enqueue(share) for every share in turn on this thread, with
+// its device current, then, once each share's stream has run it, finished(share); the first
+// error. Starting a thread for each device costs 0.15-0.3 ms on the GPU machines' hosts, as much
+// as a device's whole step on a matrix in its memory. A copy into pageable memory returns only
+// once the device has done everything before it, so it belongs in finished(), not enqueue().
+template <class Share, class Enqueue, class Finished>
+cudaError_t enqueued_on_every_device(std::vector<Share>& shares, Enqueue&& enqueue,
+                                     Finished&& finished) {
+  std::vector<cudaError_t> enqueued;
+  for (Share& share : shares) {
+    const cudaError_t status = cuda::use_device(share.ordinal);
+    enqueued.push_back(status == cudaSuccess ? enqueue(share) : status);
+  }
+  cudaError_t first = cudaSuccess;
+  for (std::size_t d = 0; d < shares.size(); ++d) {
+    Share& share = shares[d];
+    cudaError_t status = cuda::use_device(share.ordinal);
+    if (status == cudaSuccess && enqueued[d] != cudaSuccess) {
+      cudaDeviceSynchronize();  // what was enqueued before the failure ends before release
+      status = enqueued[d];
+    }
+    if (status == cudaSuccess) status = cuda::wait(share.stream(), cudaSuccess);
+    if (status == cudaSuccess) status = finished(share);
+    if (first == cudaSuccess) first = status;
+  }
+  return first;
+}
+
 // The shares' device objects, released with each one's device current, however the call ends:
 // each share's release() frees them in the order they need.
 template <class Share>

@@ -53,6 +53,22 @@ bool splits(const std::vector<int>& devices, long long m, int n) {
 }
 
 template <class T>
+bool lies_split(const std::vector<int>& devices, const T* a, long long lda, long long m, int n) {
+  if (!splits(devices, m, n)) return false;
+  const long long rows = share_rows(m, devices.size(), kTsqrBlockRows);
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    const long long first = rows * (long long)d, count = std::min(rows, m - first);
+    for (int j = 0; j < n; ++j) {
+      if (cuda::prefetched_device(a + first + lda * j, sizeof(T) * std::size_t(count)) !=
+          devices[d]) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+template <class T>
 bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T* tau,
                  std::string& error) {
   if (!splits(devices, m, n) || lda < m) {
@@ -71,9 +87,11 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
     const std::size_t square = std::size_t(n) * n;
     const long long stack_rows = (long long)count * n;
 
-    // 1. Each share up and reduced to its R, into the stack (zero below the diagonals).
+    // 1. Each share up and reduced to its R, into the stack (zero below the diagonals). A host
+    // A's shares stream up on a thread each; a managed A's are enqueued from this thread.
     std::vector<T> stack(std::size_t(stack_rows) * n, T(0));
-    cudaError_t status = on_every_device(shares, [&](Share<T>& s) {
+    std::vector<T> roots(std::size_t(count) * square);
+    const auto reduce = [&](Share<T>& s) {
       s.where = std::make_unique<Residence>(s.ordinal);
       if (s.where->status() != cudaSuccess) return s.where->status();
       s.on_a = std::make_unique<Operand<T>>(*s.where, a + s.first, lda, s.rows, n);
@@ -86,15 +104,26 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
       cudaError_t step = s.on_a->arrive(n, kTsqrBlockRows, [&](long long first, long long rows) {
         return s.tree->factor_leaves(first, rows);
       });
-      if (step == cudaSuccess) step = s.tree->reduce();
+      return step == cudaSuccess ? s.tree->reduce() : step;
+    };
+    // A copy to pageable memory returns only once the device is done, so it comes once the
+    // share's work has been enqueued everywhere.
+    const auto stacked = [&](Share<T>& s) {
       const std::size_t index = std::size_t(&s - shares.data());
-      std::vector<T> r(square);
-      if (step == cudaSuccess) step = get(s.tree->root_r(), r.data(), n, n, n, s.stream());
-      step = cuda::wait(s.stream(), step);
+      T* const root = roots.data() + index * square;
+      const cudaError_t step =
+          cuda::wait(s.stream(), get(s.tree->root_r(), root, n, n, n, s.stream()));
       if (step != cudaSuccess) return step;
-      tsqr::copy_upper_triangle(n, r.data(), n, stack.data() + index * n, stack_rows);
+      tsqr::copy_upper_triangle(n, root, n, stack.data() + index * n, stack_rows);
       return cudaSuccess;
-    });
+    };
+    cudaError_t status =
+        cuda::device_accessible(a)
+            ? enqueued_on_every_device(shares, reduce, stacked)
+            : on_every_device(shares, [&](Share<T>& s) {
+                const cudaError_t step = cuda::wait(s.stream(), reduce(s));
+                return step == cudaSuccess ? stacked(s) : step;
+              });
     if (status != cudaSuccess) return cuda::fail(error, "QR of each device's rows", status);
 
     // 2. The stack's R and explicit Q, on the host.
@@ -114,24 +143,28 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
 
     // 4. V2 over every share, from G_d inv(U); the nonzero flags or-ed.
     std::vector<int> flags(std::size_t(count) * n);
-    status = on_every_device(shares, [&](Share<T>& s) {
-      const std::size_t index = std::size_t(&s - shares.data());
-      std::vector<T> x(square);
-      multiply_square(n, stack.data() + index * n, stack_rows, u_inverse.data(), x.data());
-      cudaError_t step = put(x.data(), n, s.x(), n, n, s.stream());
-      if (step == cudaSuccess) step = s.tree->write_q(s.x(), s.first);
-      if (step == cudaSuccess) {
-        step = cudaMemcpyAsync(flags.data() + index * n, s.tree->nonzero(), sizeof(int) * n,
-                               cudaMemcpyDeviceToHost, s.stream());
-      }
-      return cuda::wait(s.stream(), step);
-    });
+    std::vector<T> starts(std::size_t(count) * square);
+    status = enqueued_on_every_device(
+        shares,
+        [&](Share<T>& s) {
+          const std::size_t index = std::size_t(&s - shares.data());
+          T* const x = starts.data() + index * square;
+          multiply_square(n, stack.data() + index * n, stack_rows, u_inverse.data(), x);
+          const cudaError_t step = put(x, n, s.x(), n, n, s.stream());
+          return step == cudaSuccess ? s.tree->write_q(s.x(), s.first) : step;
+        },
+        [&](Share<T>& s) {
+          const std::size_t index = std::size_t(&s - shares.data());
+          return cuda::wait(s.stream(),
+                            cudaMemcpyAsync(flags.data() + index * n, s.tree->nonzero(),
+                                            sizeof(int) * n, cudaMemcpyDeviceToHost, s.stream()));
+        });
     if (status != cudaSuccess) return cuda::fail(error, "V of each device's rows", status);
     for (int d = 1; d < count; ++d) {
       for (int j = 0; j < n; ++j) flags[std::size_t(j)] |= flags[std::size_t(d) * n + j];
     }
 
-    // 5. V1, S R and tau on device 0, then every share back.
+    // 5. V1, S R and tau on device 0, then every share of a host A back.
     std::vector<T> host_tau;
     status = on_first_device(shares, [&](Share<T>& s) {
       cudaError_t step = cudaMemcpyAsync(s.tree->nonzero(), flags.data(), sizeof(int) * n,
@@ -152,6 +185,9 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
   });
 }
 
+template bool lies_split<float>(const std::vector<int>&, const float*, long long, long long, int);
+template bool lies_split<double>(const std::vector<int>&, const double*, long long, long long,
+                                 int);
 template bool geqrf_split<float>(const std::vector<int>&, int, int, float*, int, float*,
                                  std::string&);
 template bool geqrf_split<double>(const std::vector<int>&, int, int, double*, int, double*,

@@ -17,6 +17,10 @@
 //    only once every device has succeeded, so a failure leaves A as it was.
 //
 // The output is xGEQRF's, as from one device: the same algorithm with one more tree level.
+//
+// A in managed memory whose shares of rows lie on their devices (lies_split: a program that
+// prefetched each share there) is factored where it lies, each device on its own rows, as one
+// device works on device data in place; a failure then leaves A partly overwritten, as there.
 
 #include <cstddef>
 #include <string>
@@ -35,8 +39,15 @@ constexpr int kSplitMaxColumns = kTsqrMaxColumns;
 bool splits(const std::vector<int>& devices, long long m, int n);
 
 
-// xGEQRF of the host matrix A (m x n, splits(devices, m, n)), tau in host memory. False, with
-// A and tau untouched and `error` saying why, when a device step failed.
+// Whether A (m x n, leading dimension lda) is in managed memory and, for each device, the rows
+// of its share were last prefetched to it, in every column (cuda::prefetched_device). A prefetch
+// moves whole pages (up to 2 MiB), so where a column's share ends inside a page that also holds
+// another device's rows, that page lies on one of them only and the matrix does not lie split.
+template <class T>
+bool lies_split(const std::vector<int>& devices, const T* a, long long lda, long long m, int n);
+
+// xGEQRF of A (m x n, splits(devices, m, n)), in host memory or lies_split, tau in host memory.
+// False, with `error` saying why, when a device step failed; host A and tau are then untouched.
 template <class T>
 bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T* tau,
                  std::string& error);
