@@ -35,10 +35,12 @@ namespace switchyard::gemm {
 template <class T>
 class Feed {
  public:
-  // `cl` null: the transfers' events are all null (tests of the feed alone).
-  Feed(const opencl::Api* cl, std::vector<void*> slots, int devices)
+  // `cl` null: the transfers' events are all null (tests of the feed alone). Each slot holds
+  // `slot_bytes`.
+  Feed(const opencl::Api* cl, std::vector<void*> slots, std::size_t slot_bytes, int devices)
       : cl_(cl),
         slots_(std::move(slots)),
+        slot_bytes_(slot_bytes),
         sent_(std::size_t(devices), 0),
         left_(std::size_t(devices), false),
         events_(slots_.size()) {
@@ -67,9 +69,15 @@ class Feed {
 
   // Device `device`'s pieces of the operand, in the order it sends them. The first device to
   // offer sets the feed's pieces; a later one whose pieces differ (in their host rectangles) is
-  // refused and leaves: it copies its own.
+  // refused and leaves: it copies its own. So is one with a piece larger than a slot.
   bool offer(int device, const std::vector<const Piece<T>*>& pieces) {
     std::lock_guard<std::mutex> lock(mutex_);
+    for (const Piece<T>* p : pieces) {
+      if (sizeof(T) * std::size_t(p->rows) * std::size_t(p->cols) > slot_bytes_) {
+        leave_locked(device);
+        return false;
+      }
+    }
     if (!offered_) {
       for (const Piece<T>* p : pieces) pieces_.push_back(*p);
       ready_.assign(pieces_.size(), false);
@@ -183,6 +191,7 @@ class Feed {
 
   const opencl::Api* cl_;
   const std::vector<void*> slots_;
+  const std::size_t slot_bytes_;
   std::mutex mutex_;
   std::condition_variable ready_changed_;  // a piece is in its slot
   bool offered_ = false;

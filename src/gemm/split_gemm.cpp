@@ -47,7 +47,8 @@ bool gemm_split(const std::vector<Share>& shares, opencl::SharedStaging* shared,
   std::optional<Feed<T>> feed;
   if (shared && blocks.size() > 1) {
     owned = std::unique_lock<std::mutex>(shared->busy);
-    feed.emplace(&shares.front().rt->cl(), shared->slots, int(blocks.size()));
+    feed.emplace(&shares.front().rt->cl(), shared->slots, opencl::SharedStaging::kSlotBytes,
+                 int(blocks.size()));
     if (!feed->working()) feed.reset();  // no thread to copy: each share copies for itself
   }
   struct Outcome {

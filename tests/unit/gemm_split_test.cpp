@@ -208,7 +208,7 @@ TEST(GemmSplit, ADeviceRefusedByTheFeedCopiesItsOwn) {
   ASSERT_NE(shared, nullptr);
   const Case c{'N', 'N', 40, 30, 50, 1.0, 0.5, 1};
   const Problem<double> p = problem<double>(c, 900);
-  gemm::Feed<double> feed(&s[0].rt->cl(), shared->slots, 2);
+  gemm::Feed<double> feed(&s[0].rt->cl(), shared->slots, opencl::SharedStaging::kSlotBytes, 2);
   ASSERT_TRUE(feed.working());
   // Device 0 offers pieces of another matrix, then stops.
   std::vector<double> other(std::size_t(c.k) * c.n);

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -33,6 +34,7 @@ struct HostOperand {
 };
 
 struct Slots {
+  static constexpr std::size_t kBytes = sizeof(double) * 3 * 40;  // the largest piece
   std::vector<std::vector<double>> memory;
   std::vector<void*> slots;
   explicit Slots(int count) : memory(std::size_t(count), std::vector<double>(3 * 40)) {
@@ -65,7 +67,7 @@ TEST(SharedFeed, EveryDeviceGetsEveryPieceThroughFewSlots) {
   ASSERT_GT(op.pieces.size(), 15u);
   for (const int slots : {1, 2, 4}) {
     Slots s(slots);
-    Feed<double> feed(nullptr, s.slots, 3);
+    Feed<double> feed(nullptr, s.slots, Slots::kBytes, 3);
     int wrong[3] = {0, 0, 0};
     std::vector<std::thread> devices;
     for (int d = 0; d < 3; ++d) {
@@ -80,7 +82,7 @@ TEST(SharedFeed, EveryDeviceGetsEveryPieceThroughFewSlots) {
 TEST(SharedFeed, ADeviceThatStopsHoldsNoOtherBack) {
   const HostOperand op;
   Slots s(2);
-  Feed<double> feed(nullptr, s.slots, 3);
+  Feed<double> feed(nullptr, s.slots, Slots::kBytes, 3);
   int wrong[3] = {0, 0, 0};
   std::thread stops(device, std::ref(feed), std::cref(op), 0, std::chrono::microseconds(0), 3,
                     std::ref(wrong[0]));
@@ -95,7 +97,7 @@ TEST(SharedFeed, ADeviceThatStopsHoldsNoOtherBack) {
 TEST(SharedFeed, PiecesUnlikeTheFeedsAreRefusedAndTheDeviceLeaves) {
   const HostOperand op, other;
   Slots s(2);
-  Feed<double> feed(nullptr, s.slots, 2);
+  Feed<double> feed(nullptr, s.slots, Slots::kBytes, 2);
   ASSERT_TRUE(feed.offer(0, op.list()));
   EXPECT_FALSE(feed.offer(1, other.list()));  // another host matrix
   // Device 0 runs alone: device 1 left when refused.
@@ -104,6 +106,22 @@ TEST(SharedFeed, PiecesUnlikeTheFeedsAreRefusedAndTheDeviceLeaves) {
     feed.sent(0, p.feed, nullptr);
   }
   feed.leave(0);
+}
+
+// Slots one element too small for the largest piece: every device is refused, the first too, and
+// the feed copies nothing.
+TEST(SharedFeed, PiecesLargerThanASlotAreRefused) {
+  const HostOperand op;
+  Slots s(2);
+  for (std::vector<double>& m : s.memory) std::fill(m.begin(), m.end(), -1.0);
+  {
+    Feed<double> feed(nullptr, s.slots, Slots::kBytes - sizeof(double), 2);
+    EXPECT_FALSE(feed.offer(0, op.list()));
+    EXPECT_FALSE(feed.offer(1, op.list()));
+  }
+  for (const std::vector<double>& m : s.memory) {
+    EXPECT_TRUE(std::all_of(m.begin(), m.end(), [](double x) { return x == -1.0; }));
+  }
 }
 
 }  // namespace

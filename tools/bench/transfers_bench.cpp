@@ -11,12 +11,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "bench_util.hpp"
 #include "device/opencl_runtime.hpp"
+#include "device/opencl_shared_staging.hpp"
 #include "device/opencl_staging.hpp"
 #include "gemm/device_gemm.hpp"
 #include "gemm/streamed_gemm.hpp"
@@ -220,9 +222,9 @@ void opencl_part(const char* source) {
   }
 }
 
-// With two or more devices (SWITCHYARD_DEVICES): whether one host copy can feed several devices.
-// Device 0's upload slots are made a CL_MEM_USE_HOST_PTR buffer in device 1's context too, and
-// device 1 takes 2 GiB from them, alone and while device 0 takes the same slots at once.
+// With two or more devices (SWITCHYARD_DEVICES): the slots that a split call copies an operand
+// into once and sends to every device (opencl_shared_staging.hpp). Device 1 takes 2 GiB from them
+// and from its own slots, and then both devices take them at once.
 void shared_staging() {
   std::string why, error;
   const std::vector<opencl::Runtime*> rts = opencl::split_runtimes(why);
@@ -238,52 +240,52 @@ void shared_staging() {
     std::printf("  no staging: %s\n", error.c_str());
     return;
   }
-  const opencl::Api& cl = rts[1]->cl();
-  const std::size_t ring_bytes = st0->up.size() * opencl::Staging::kSlotBytes;
-  cl_int r = CL_SUCCESS;
-  auto start = std::chrono::steady_clock::now();
-  cl_mem again = cl.CreateBuffer(rts[1]->context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                                 ring_bytes, st0->up[0].host, &r);
-  void* host = r == CL_SUCCESS ? cl.EnqueueMapBuffer(rts[1]->queue(), again, CL_TRUE,
-                                                     CL_MAP_READ | CL_MAP_WRITE, 0, ring_bytes, 0,
-                                                     nullptr, nullptr, &r)
-                               : nullptr;
-  std::printf("  device 0's %zu MiB of upload slots in device 1's context %6.1f ms (%s)\n",
-              ring_bytes / kMiB, 1e3 * seconds_since(start),
-              r != CL_SUCCESS           ? opencl::error_name(r).c_str()
-              : host == st0->up[0].host ? "same pointer"
-                                        : "another pointer");
+  const auto start = std::chrono::steady_clock::now();
+  opencl::SharedStaging* shared = opencl::shared_staging(rts, error);
+  if (!shared) {
+    std::printf("  no shared staging: %s\n", error.c_str());
+    return;
+  }
+  const std::lock_guard<std::mutex> owned(shared->busy);
+  std::printf("  %d x %zu MiB shared slots, pinned in %zu contexts    %6.1f ms\n",
+              opencl::SharedStaging::kSlots, opencl::SharedStaging::kSlotBytes / kMiB, rts.size(),
+              1e3 * seconds_since(start));
   opencl::Buffer d0 = rts[0]->acquire(kTotal, error), d1 = rts[1]->acquire(kTotal, error);
   if (!d0.get() || !d1.get()) {
     std::printf("  no device memory: %s\n", error.c_str());
     return;
   }
-  const std::size_t piece = opencl::Staging::kSlotBytes;
-  const auto send = [&](cl_command_queue q, cl_mem to, const std::vector<opencl::PinnedSlot>& s) {
+  const opencl::Api& cl = rts[1]->cl();
+  std::vector<void*> own;
+  for (const opencl::PinnedSlot& slot : st1->up) own.push_back(slot.host);
+  const auto send = [&](cl_command_queue q, cl_mem to, const std::vector<void*>& slots,
+                        std::size_t piece) {
     for (std::size_t i = 0; i < kTotal / piece; ++i) {
-      cl.EnqueueWriteBuffer(q, to, CL_FALSE, i * piece, piece, s[i % s.size()].host, 0, nullptr,
-                            nullptr);
+      cl.EnqueueWriteBuffer(q, to, CL_FALSE, i * piece, piece, slots[i % slots.size()], 0,
+                            nullptr, nullptr);
     }
     cl.Flush(q);
   };
-  for (const auto& [what, from] : {std::pair<const char*, opencl::Staging*>{"its own slots ", st1},
-                                   {"device 0's slots", st0}}) {
-    const double ms = best_ms(3, [&] {
-      send(st1->upload, d1.get(), from->up);
-      cl.Finish(st1->upload);
-    });
-    std::printf("  device 1 from %s, 2 GiB                    %8.1f GB/s\n", what,
-                double(kTotal) / ms / 1e6);
-  }
+  const double from_own = best_ms(3, [&] {
+    send(st1->upload, d1.get(), own, opencl::Staging::kSlotBytes);
+    cl.Finish(st1->upload);
+  });
+  std::printf("  device 1 from its own slots, 2 GiB                 %8.1f GB/s\n",
+              double(kTotal) / from_own / 1e6);
+  const double from_shared = best_ms(3, [&] {
+    send(st1->upload, d1.get(), shared->slots, opencl::SharedStaging::kSlotBytes);
+    cl.Finish(st1->upload);
+  });
+  std::printf("  device 1 from the shared slots, 2 GiB              %8.1f GB/s\n",
+              double(kTotal) / from_shared / 1e6);
   const double both = best_ms(3, [&] {
-    send(st0->upload, d0.get(), st0->up);
-    send(st1->upload, d1.get(), st0->up);
+    send(st0->upload, d0.get(), shared->slots, opencl::SharedStaging::kSlotBytes);
+    send(st1->upload, d1.get(), shared->slots, opencl::SharedStaging::kSlotBytes);
     cl.Finish(st0->upload);
     cl.Finish(st1->upload);
   });
-  std::printf("  both devices from device 0's slots at once, 2 x 2 GiB  %8.1f GB/s in all\n",
+  std::printf("  both devices from the shared slots at once, 2 x 2 GiB %6.1f GB/s in all\n",
               double(2 * kTotal) / both / 1e6);
-  if (again) cl.ReleaseMemObject(again);
 }
 
 }  // namespace
@@ -293,12 +295,18 @@ int transfers_main(int argc, char** argv) {
     std::fprintf(stderr, "usage: switchyard bench transfers\n");
     return 2;
   }
-  cuda_pinning();
+  int devices = 0;
+  const bool cuda = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+  if (cuda) {
+    cuda_pinning();
+  } else {
+    std::printf("\nCUDA: no device\n");
+  }
   std::printf("\n2 GiB of pageable host memory, best of 3\n");
   std::vector<double> host(kTotal / sizeof(double));
   parallel_fill(host.data(), host.size(), 1);
   const char* source = reinterpret_cast<const char*>(host.data());
-  cuda_rates(source);
+  if (cuda) cuda_rates(source);
   opencl_part(source);
   shared_staging();
   return 0;
