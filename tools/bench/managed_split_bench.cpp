@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <thread>
 
 #include "bench_util.hpp"
@@ -61,11 +62,13 @@ std::vector<int> listed_devices() {
 template <class T>
 void table(int m_lo, int m_hi, const std::vector<int>& widths, int repeat) {
   const std::vector<int> devices = listed_devices();
+  std::string named;
+  for (int d : devices) named += (named.empty() ? "" : ",") + std::to_string(d);
   const char p = sizeof(T) == 4 ? 's' : 'd';
   std::printf(
       "\n%cgeqrf, device-resident (managed memory), split over devices %s vs one device "
       "(best of %d calls)\n",
-      p, std::getenv("SWITCHYARD_DEVICES"), repeat);
+      p, named.c_str(), repeat);
   std::printf("%9s %4s %10s %10s %8s %8s\n", "m", "n", "split ms", "one ms", "speed-up", "check");
   for (int lg = m_lo; lg <= m_hi; ++lg) {
     for (int n : widths) {

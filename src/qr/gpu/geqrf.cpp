@@ -34,8 +34,8 @@ bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
   const std::vector<int>& wanted = cuda::device_ordinals();
   if (splits(wanted, m, n) &&
       pays_to_split(sizeof(T) * std::size_t(m) * std::size_t(n), wanted.size()) &&
-      cuda::started_device_ordinals().size() == wanted.size() &&
-      (!cuda::device_accessible(a) || lies_split(wanted, a, lda, m, n))) {
+      (!cuda::device_accessible(a) || lies_split(wanted, a, lda, m, n)) &&
+      cuda::started_device_ordinals().size() == wanted.size()) {
     if (!geqrf_split(wanted, m, n, a, lda, tau, error)) return false;
     ran_as = split_note(wanted);
     return true;

@@ -44,11 +44,12 @@ cudaError_t on_every_device(std::vector<Share>& shares, Step&& step) {
   return first;
 }
 
-// For steps that only enqueue work: enqueue(share) for every share in turn on this thread, with
-// its device current, then, once each share's stream has run it, finished(share); the first
-// error. Starting a thread for each device costs 0.15-0.3 ms on the GPU machines' hosts, as much
-// as a device's whole step on a matrix in its memory. A copy into pageable memory returns only
-// once the device has done everything before it, so it belongs in finished(), not enqueue().
+// For steps that only enqueue work on shares whose streams exist: enqueue(share) for every share
+// in turn on this thread, with its device current, then, once each share's stream has run what
+// was enqueued (all of it, even after a failure), finished(share); the first error. Starting a
+// thread for each device costs 0.15-0.3 ms on the GPU machines' hosts, as much as a device's
+// whole step on a matrix in its memory. A copy into pageable memory returns only once the
+// device has done everything before it, so it belongs in finished(), not enqueue().
 template <class Share, class Enqueue, class Finished>
 cudaError_t enqueued_on_every_device(std::vector<Share>& shares, Enqueue&& enqueue,
                                      Finished&& finished) {
@@ -61,11 +62,7 @@ cudaError_t enqueued_on_every_device(std::vector<Share>& shares, Enqueue&& enque
   for (std::size_t d = 0; d < shares.size(); ++d) {
     Share& share = shares[d];
     cudaError_t status = cuda::use_device(share.ordinal);
-    if (status == cudaSuccess && enqueued[d] != cudaSuccess) {
-      cudaDeviceSynchronize();  // what was enqueued before the failure ends before release
-      status = enqueued[d];
-    }
-    if (status == cudaSuccess) status = cuda::wait(share.stream(), cudaSuccess);
+    if (status == cudaSuccess) status = cuda::wait(share.stream(), enqueued[d]);
     if (status == cudaSuccess) status = finished(share);
     if (first == cudaSuccess) first = status;
   }

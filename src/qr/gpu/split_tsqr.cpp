@@ -91,7 +91,7 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
     // A's shares stream up on a thread each; a managed A's are enqueued from this thread.
     std::vector<T> stack(std::size_t(stack_rows) * n, T(0));
     std::vector<T> roots(std::size_t(count) * square);
-    const auto reduce = [&](Share<T>& s) {
+    const auto prepare = [&](Share<T>& s) {
       s.where = std::make_unique<Residence>(s.ordinal);
       if (s.where->status() != cudaSuccess) return s.where->status();
       s.on_a = std::make_unique<Operand<T>>(*s.where, a + s.first, lda, s.rows, n);
@@ -100,7 +100,9 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
           std::make_unique<TsqrTree<T>>(int(s.rows), n, s.on_a->get(), s.on_a->ld(), s.stream());
       if (s.tree->status() != cudaSuccess) return s.tree->status();
       s.small = std::make_unique<cuda::DeviceBuffer>(sizeof(T) * square, s.stream());
-      if (s.small->status() != cudaSuccess) return s.small->status();
+      return s.small->status();
+    };
+    const auto reduce = [&](Share<T>& s) {
       cudaError_t step = s.on_a->arrive(n, kTsqrBlockRows, [&](long long first, long long rows) {
         return s.tree->factor_leaves(first, rows);
       });
@@ -117,13 +119,26 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
       tsqr::copy_upper_triangle(n, root, n, stack.data() + index * n, stack_rows);
       return cudaSuccess;
     };
-    cudaError_t status =
-        cuda::device_accessible(a)
-            ? enqueued_on_every_device(shares, reduce, stacked)
-            : on_every_device(shares, [&](Share<T>& s) {
-                const cudaError_t step = cuda::wait(s.stream(), reduce(s));
-                return step == cudaSuccess ? stacked(s) : step;
-              });
+    cudaError_t status = cudaSuccess;
+    if (cuda::device_accessible(a)) {
+      // A is worked on in place: what the program enqueued on the calling device's default
+      // streams, which may still be writing A, ends first (each share's stream follows only its
+      // own device's), and every share's device memory is had before any device writes A, so
+      // that failing to get it leaves A as it was for the fallback.
+      status = cudaStreamSynchronize(cudaStreamLegacy);
+      if (status == cudaSuccess) status = cudaStreamSynchronize(cudaStreamPerThread);
+      for (Share<T>& s : shares) {
+        if (status == cudaSuccess) status = cuda::use_device(s.ordinal);
+        if (status == cudaSuccess) status = prepare(s);
+      }
+      if (status == cudaSuccess) status = enqueued_on_every_device(shares, reduce, stacked);
+    } else {
+      status = on_every_device(shares, [&](Share<T>& s) {
+        cudaError_t step = prepare(s);
+        if (step == cudaSuccess) step = cuda::wait(s.stream(), reduce(s));
+        return step == cudaSuccess ? stacked(s) : step;
+      });
+    }
     if (status != cudaSuccess) return cuda::fail(error, "QR of each device's rows", status);
 
     // 2. The stack's R and explicit Q, on the host.
@@ -180,7 +195,8 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
       s.on_a->write_back();
       return cudaSuccess;
     });
-    std::copy(host_tau.begin(), host_tau.end(), tau);
+    // tau may be device memory when A is.
+    cudaMemcpy(tau, host_tau.data(), sizeof(T) * host_tau.size(), cudaMemcpyDefault);
     return true;
   });
 }

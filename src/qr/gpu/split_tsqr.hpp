@@ -20,7 +20,9 @@
 //
 // A in managed memory whose shares of rows lie on their devices (lies_split: a program that
 // prefetched each share there) is factored where it lies, each device on its own rows, as one
-// device works on device data in place; a failure then leaves A partly overwritten, as there.
+// device works on device data in place: every device's memory is had before any writes A, so a
+// failure to get it leaves A as it was, while a failure of the work leaves A partly overwritten,
+// as on one device.
 
 #include <cstddef>
 #include <string>
