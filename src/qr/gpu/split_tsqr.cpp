@@ -56,9 +56,10 @@ template <class T>
 bool lies_split(const std::vector<int>& devices, const T* a, long long lda, long long m, int n) {
   if (!splits(devices, m, n)) return false;
   const long long rows = share_rows(m, devices.size(), kTsqrBlockRows);
-  for (std::size_t d = 0; d < devices.size(); ++d) {
-    const long long first = rows * (long long)d, count = std::min(rows, m - first);
-    for (int j = 0; j < n; ++j) {
+  // Column by column, so that a matrix on one device fails at its first column's second share.
+  for (int j = 0; j < n; ++j) {
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      const long long first = rows * (long long)d, count = std::min(rows, m - first);
       if (cuda::prefetched_device(a + first + lda * j, sizeof(T) * std::size_t(count)) !=
           devices[d]) {
         return false;
