@@ -183,6 +183,41 @@ TYPED_TEST(SplitTsqrGpu, ManagedMemoryLyingSplitGivesTheHostBits) {
   }
 }
 
+// Device-accessible A is factored in place, and past one TSQR's width by panels, each a split
+// TSQR whose reflectors update the columns to its right with sums over the devices: the
+// contract, and the same bits twice. Managed memory, so that any list of devices reaches it.
+template <class T>
+Factored<T> factor_in_place(const Matrix<double>& input, const std::vector<int>& devices) {
+  return factor_padded<T>(input, 3, [&](Matrix<T>& a, std::vector<T>& tau) {
+    const ManagedCopy<T> copy(a);
+    ASSERT_NE(copy.get(), nullptr);
+    std::string error;
+    EXPECT_TRUE(qr::gpu::geqrf_split(devices, a.m, a.n, copy.get(), a.ld, tau.data(), error))
+        << error;
+    std::memcpy(a.data.data(), copy.get(), sizeof(T) * a.data.size());
+  });
+}
+
+TYPED_TEST(SplitTsqrGpu, InPlaceByPanels) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  const std::vector<Matrix<double>> inputs = {
+      gaussian(70000, 64, 31), gaussian(4096 + 77, 45, 32), gaussian(600, 33, 33),
+      with_condition(100000, 48, 1e10, 34), with_zero_columns(50000, 40, {0, 17, 39}, 35)};
+  for (const Matrix<double>& input : inputs) {
+    SCOPED_TRACE(::testing::Message() << input.m << " x " << input.n);
+    const Matrix<T> a = convert<T>(input, input.m);
+    for (const std::vector<int>& devices : device_lists()) {
+      SCOPED_TRACE(named(devices));
+      const Factored<T> first = factor_in_place<T>(input, devices);
+      const Factored<T> again = factor_in_place<T>(input, devices);
+      EXPECT_TRUE(first.a.data == again.a.data &&
+                  std::memcmp(first.tau.data(), again.tau.data(), sizeof(T) * a.n) == 0);
+      expect_lapack_contract(a, Factored<T>{convert<T>(first.a, first.a.m), first.tau});
+    }
+  }
+}
+
 TEST(SplitTsqrRules, WhenAMatrixIsSplit) {
   EXPECT_FALSE(qr::gpu::splits({0}, 1 << 20, 32));     // one device
   EXPECT_FALSE(qr::gpu::splits({0, 1}, 1 << 20, 65));  // wider than one tree

@@ -1,7 +1,6 @@
 #include "qr/gpu/blocked_qr.hpp"
 
 #include <algorithm>
-#include <type_traits>
 
 #include "qr/gpu/tsqr_tree.hpp"
 #include "qr/gpu/wy_block.hpp"
@@ -32,11 +31,6 @@ cudaError_t update(int m, int first, int k, int begin, int end, T* a, long long 
 // 8.98, 96 15.2 against 16.2, 256 60.2 against 60.9); single precision, whose updates run on
 // FMAs, loses (64 columns 7.57 against 7.08 ms) and keeps panels of 32.
 int single_tsqr_columns() { return 32; }
-
-template <class T>
-int panel_width() {
-  return std::is_same_v<T, double> ? 16 : 32;
-}
 
 template <class T>
 cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream) {

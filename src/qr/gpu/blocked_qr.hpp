@@ -15,13 +15,19 @@
 
 #include <cuda_runtime_api.h>
 
+#include <type_traits>
+
 namespace switchyard::qr::gpu {
 
 // The widest A the GPU QR takes.
 constexpr int kMaxColumns = 256;
 
-// The widest A that is a single TSQR; a wider one goes by panels.
+// The widest A that is a single TSQR; a wider one goes by panels of panel_width<T>() columns.
 int single_tsqr_columns();
+template <class T>
+constexpr int panel_width() {
+  return std::is_same_v<T, double> ? 16 : 32;
+}
 
 // xGEQRF of device-accessible m x n A (m >= n >= 1, n <= kMaxColumns), tau on the device,
 // enqueued on `stream` with its workspace ordered on it. Returns the first launch or

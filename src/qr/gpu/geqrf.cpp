@@ -29,7 +29,7 @@ bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
   // A large host matrix's rows are split over the devices SWITCHYARD_DEVICES names, once they
   // have started (the first such call starts them; it and those until they are up run on one
   // device). So is managed memory whose shares the program prefetched to those devices: one
-  // device would fetch the others' rows over the link (2^22 x 64 on two H200s: 12.8 ms split,
+  // device would fetch the others' rows over the link (2^22 x 64 on two H200s: 6.2 ms split,
   // 70-100 ms on one). Other device data stays on its device.
   const std::vector<int>& wanted = cuda::device_ordinals();
   if (splits(wanted, m, n) &&
