@@ -31,7 +31,7 @@ using namespace tsqr::checks;
 template <class T>
 constexpr T kPoison = T(-7.25e3);
 
-enum class Residence { host, device };
+enum class Residence { host, device, managed };
 
 // A column-major matrix held where the test says; rows m..ld-1 hold kPoison.
 template <class T>
@@ -40,9 +40,12 @@ class Placed {
   Placed(const Matrix<T>& a, Residence where) : host_(a), where_(where) {
     for (int j = 0; j < a.n; ++j)
       for (int i = a.m; i < a.ld; ++i) host_(i, j) = kPoison<T>;
-    if (where_ == Residence::device) {
-      EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&device_), bytes()), cudaSuccess);
-      EXPECT_EQ(cudaMemcpy(device_, host_.ptr(), bytes(), cudaMemcpyHostToDevice), cudaSuccess);
+    void** const p = reinterpret_cast<void**>(&device_);
+    if (where_ != Residence::host) {
+      EXPECT_EQ(
+          where_ == Residence::device ? cudaMalloc(p, bytes()) : cudaMallocManaged(p, bytes()),
+          cudaSuccess);
+      EXPECT_EQ(cudaMemcpy(device_, host_.ptr(), bytes(), cudaMemcpyDefault), cudaSuccess);
     }
   }
   ~Placed() { cudaFree(device_); }
@@ -52,7 +55,7 @@ class Placed {
   // The matrix now, with the poisoned rows checked.
   Matrix<T> result() {
     if (device_) {
-      EXPECT_EQ(cudaMemcpy(host_.ptr(), device_, bytes(), cudaMemcpyDeviceToHost), cudaSuccess);
+      EXPECT_EQ(cudaMemcpy(host_.ptr(), device_, bytes(), cudaMemcpyDefault), cudaSuccess);
     }
     for (int j = 0; j < host_.n; ++j)
       for (int i = host_.m; i < host_.ld; ++i) {
@@ -238,11 +241,27 @@ TYPED_TEST(QrApplyGpu, ApplyQMatchesReferenceOrmqr) {
 
 // ---- Split over several devices -------------------------------------------------------
 
+// Every device list, with the matrices in host memory (streamed to the devices) and in managed
+// memory (worked on in place, each device on its rows).
+std::vector<std::pair<std::vector<int>, Residence>> split_placements() {
+  std::vector<std::pair<std::vector<int>, Residence>> placements;
+  for (const std::vector<int>& devices : test::device_lists()) {
+    placements.push_back({devices, Residence::host});
+    placements.push_back({devices, Residence::managed});
+  }
+  return placements;
+}
+const char* named(Residence where) {
+  return where == Residence::host     ? ", host"
+         : where == Residence::device ? ", device"
+                                      : ", managed";
+}
+
 // Shapes whose shares end in a last share of one row, of part of a row block, and of several
 // blocks; k below n; tau = 0 columns; a single reflector.
 std::vector<Case> split_form_q_cases() {
   return {{"random 70000x64", gaussian(70000, 64, 21), 64},
-          {"random 4097x16 (a last share of one row)", gaussian(4097, 16, 22), 16},
+          {"random 513x16 (a last share of one row)", gaussian(513, 16, 22), 16},
           {"random 40000x33, k = 20", gaussian(40000, 33, 23), 20},
           {"zero columns 20000x16", with_zero_columns(20000, 16, {0, 5, 15}, 25), 16},
           {"single column 100000x1", gaussian(100000, 1, 28), 1}};
@@ -256,12 +275,12 @@ TYPED_TEST(QrApplyGpu, SplitFormQMatchesReferenceOrgqr) {
     const Factored<T> f = factored<T>(c.a, 3);
     const int m = f.v.m, n = f.v.n;
     const Matrix<T> expected = reference_q(f, c.k);
-    for (const std::vector<int>& devices : test::device_lists()) {
-      SCOPED_TRACE(c.name + ", " + test::named(devices));
+    for (const auto& [devices, where] : split_placements()) {
+      SCOPED_TRACE(c.name + ", " + test::named(devices) + named(where));
       ASSERT_TRUE(gpu::apply_splits(devices, m, c.k, n));
       std::vector<Matrix<T>> runs;
       for (int run = 0; run < 2; ++run) {
-        Placed<T> placed(f.v, Residence::host);
+        Placed<T> placed(f.v, where);
         std::string error;
         ASSERT_TRUE(gpu::orgqr_split(devices, m, n, c.k, placed.get(), f.v.ld, f.tau.data(), error))
             << error;
@@ -283,21 +302,20 @@ TYPED_TEST(QrApplyGpu, SplitApplyQMatchesReferenceOrmqr) {
   struct Shape {
     int m, k, nc;
   };
-  for (const Shape& s : {Shape{70000, 48, 16}, Shape{30000, 10, 5}, Shape{4097, 33, 1},
-                         Shape{100000, 1, 63}}) {
+  for (const Shape& s :
+       {Shape{70000, 48, 16}, Shape{30000, 10, 5}, Shape{4097, 33, 1}, Shape{100000, 1, 63}}) {
     const Factored<T> f = factored<T>(gaussian(s.m, s.k, unsigned(s.m + s.k)), 2);
     const Matrix<T> c = convert<T>(gaussian(s.m, s.nc, 98), s.m + 5);
     for (char trans : {'N', 'T'}) {
       const Matrix<T> expected = reference_apply(f, trans, c);
-      for (const std::vector<int>& devices : test::device_lists()) {
-        SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.k) + ", " +
-                     std::to_string(s.nc) + " columns, trans " + trans + ", " +
-                     test::named(devices));
+      for (const auto& [devices, where] : split_placements()) {
+        SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.k) + ", " + std::to_string(s.nc) +
+                     " columns, trans " + trans + ", " + test::named(devices) + named(where));
         ASSERT_TRUE(gpu::apply_splits(devices, s.m, s.k, s.k + s.nc));
         std::vector<Matrix<T>> runs;
         for (int run = 0; run < 2; ++run) {
-          Placed<T> v(f.v, Residence::host);
-          Placed<T> placed_c(c, Residence::host);
+          Placed<T> v(f.v, where);
+          Placed<T> placed_c(c, where);
           std::string error;
           ASSERT_TRUE(gpu::ormqr_split(devices, trans == 'T', s.m, s.nc, s.k, v.get(), f.v.ld,
                                        f.tau.data(), placed_c.get(), c.ld, error))
@@ -317,11 +335,12 @@ TYPED_TEST(QrApplyGpu, SplitApplyQMatchesReferenceOrmqr) {
 TEST(SplitApplyRules, OneBlockAndAShareOfAtLeastOneRowForEachDevice) {
   const std::vector<int> two = {0, 0}, three = {0, 0, 0}, one = {0};
   EXPECT_TRUE(gpu::apply_splits(two, 70000, 64, 64));
-  EXPECT_TRUE(gpu::apply_splits(two, 4097, 16, 16));    // shares of 4096 and 1 rows
-  EXPECT_TRUE(gpu::apply_splits(two, 4096, 16, 16));    // 2048 and 2048
-  EXPECT_FALSE(gpu::apply_splits(two, 2048, 16, 16));   // one share of 2048 takes it all
-  EXPECT_TRUE(gpu::apply_splits(three, 4097, 32, 48));  // 2048, 2048 and 1
-  EXPECT_FALSE(gpu::apply_splits(three, 4096, 32, 48));  // the third share has no rows
+  // Shares are whole TSQR leaf blocks (256 rows), as the split xGEQRF cuts them.
+  EXPECT_TRUE(gpu::apply_splits(two, 4097, 16, 16));    // shares of 2304 and 1793 rows
+  EXPECT_TRUE(gpu::apply_splits(two, 257, 16, 16));     // 256 and 1
+  EXPECT_FALSE(gpu::apply_splits(two, 256, 16, 16));    // one share of 256 takes it all
+  EXPECT_TRUE(gpu::apply_splits(three, 513, 32, 48));   // 256, 256 and 1
+  EXPECT_FALSE(gpu::apply_splits(three, 512, 32, 48));  // the third share has no rows
   EXPECT_FALSE(gpu::apply_splits(one, 70000, 64, 64));
   EXPECT_FALSE(gpu::apply_splits(two, 70000, 64, 65));  // past one block
   EXPECT_FALSE(gpu::apply_splits(two, 70000, 65, 65));

@@ -1,10 +1,12 @@
 // A in managed memory, as a program that spreads a matrix over its GPUs holds it. The same
-// matrix is factored twice through libswitchyard's xGEQRF, each time from a fresh copy:
+// matrix is factored twice through libswitchyard's xGEQRF, each time from a fresh copy, and its
+// Q formed in place by xORGQR:
 //  - "one": every page prefetched to device 0, where the gpu route factors it in place;
 //  - "split": the rows of each device's share (as the split cuts them) prefetched to it, column
 //    by column, so that each device factors its rows where they lie.
 // Times are the best of R calls after two to start the devices; "check" is the largest relative
-// difference of |R(j,j)| between the two.
+// difference of |R(j,j)| between the two, and for xORGQR the larger of the two residuals
+// max |R(0,0) Q(:,0) - A(:,0)| / max |A(:,0)|.
 #include "managed_split_bench.hpp"
 
 #include <cuda_runtime_api.h>
@@ -25,6 +27,10 @@
 extern "C" {
 void sgeqrf_(const int*, const int*, float*, const int*, float*, float*, const int*, int*);
 void dgeqrf_(const int*, const int*, double*, const int*, double*, double*, const int*, int*);
+void sorgqr_(const int*, const int*, const int*, float*, const int*, const float*, float*,
+             const int*, int*);
+void dorgqr_(const int*, const int*, const int*, double*, const int*, const double*, double*,
+             const int*, int*);
 }
 
 namespace switchyard::bench {
@@ -35,6 +41,21 @@ void geqrf(int m, int n, float* a, float* tau, float* work, int* info) {
 }
 void geqrf(int m, int n, double* a, double* tau, double* work, int* info) {
   dgeqrf_(&m, &n, a, &m, tau, work, &n, info);
+}
+void orgqr(int m, int n, float* a, const float* tau, float* work, int* info) {
+  sorgqr_(&m, &n, &n, a, &m, tau, work, &n, info);
+}
+void orgqr(int m, int n, double* a, const double* tau, double* work, int* info) {
+  dorgqr_(&m, &n, &n, a, &m, tau, work, &n, info);
+}
+
+// The largest relative difference between two lists of magnitudes.
+double largest_difference(const std::vector<double>& x, const std::vector<double>& reference) {
+  double largest = 0;
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    largest = std::max(largest, std::fabs(x[j] - reference[j]) / std::max(reference[j], 1e-300));
+  }
+  return largest;
 }
 
 // Rows [first, first + rows) of each of n columns (leading dimension m) to `device`.
@@ -69,7 +90,8 @@ void table(int m_lo, int m_hi, const std::vector<int>& widths, int repeat) {
       "\n%cgeqrf, device-resident (managed memory), split over devices %s vs one device "
       "(best of %d calls)\n",
       p, named.c_str(), repeat);
-  std::printf("%9s %4s %10s %10s %8s %8s\n", "m", "n", "split ms", "one ms", "speed-up", "check");
+  std::printf("%9s %4s %10s %10s %8s %8s | %-8s %10s %10s %8s %8s\n", "m", "n", "split ms",
+              "one ms", "speed-up", "check", "orgqr", "split ms", "one ms", "speed-up", "check");
   for (int lg = m_lo; lg <= m_hi; ++lg) {
     for (int n : widths) {
       const int m = 1 << lg;
@@ -85,41 +107,63 @@ void table(int m_lo, int m_hi, const std::vector<int>& widths, int repeat) {
       fill_uniform_on_device(pristine, count, unsigned(lg * 1000 + n));
       std::vector<T> tau(static_cast<std::size_t>(n)), work(static_cast<std::size_t>(n));
       const long long rows = qr::gpu::share_rows(m, devices.size(), qr::gpu::kTsqrBlockRows);
-      // The best of `repeat` timed calls after `warm` untimed ones, each on a fresh copy laid
-      // out by `lay`; |R(j,j)| of the last.
-      const auto timed = [&](auto&& lay, int warm, std::vector<double>& r) {
-        double best = 1e300;
+      // The best of `repeat` timed calls of xGEQRF and then xORGQR after `warm` untimed ones,
+      // each on a fresh copy laid out by `lay`; |R(j,j)| of the last and its Q's residual.
+      struct Timed {
+        double geqrf = 1e300, orgqr = 1e300;
+        std::vector<double> r;
+        double q_residual = 0;
+      };
+      std::vector<T> first_column(static_cast<std::size_t>(m));
+      cudaMemcpy(first_column.data(), pristine, sizeof(T) * std::size_t(m), cudaMemcpyDefault);
+      double first_column_max = 0;
+      for (T x : first_column) first_column_max = std::max(first_column_max, std::fabs(double(x)));
+      const auto diagonal = [&] {
+        std::vector<double> d(std::size_t(n), 0.0);
+        for (int j = 0; j < n; ++j)
+          d[std::size_t(j)] = std::fabs(double(a[std::size_t(j) * (m + 1)]));
+        return d;
+      };
+      const auto timed = [&](auto&& lay, int warm) {
+        Timed t;
         for (int i = 0; i < warm + repeat; ++i) {
           cudaMemcpy(a, pristine, sizeof(T) * count, cudaMemcpyDefault);
           lay();
           cudaDeviceSynchronize();
           int info = 0;
           const double ms = best_ms(1, [&] { geqrf(m, n, a, tau.data(), work.data(), &info); });
+          t.r = diagonal();
+          const double r00 = double(a[0]);
+          const double q_ms = best_ms(1, [&] { orgqr(m, n, a, tau.data(), work.data(), &info); });
           if (info != 0) std::printf("info = %d\n", info);
-          if (i >= warm) best = std::min(best, ms);
+          if (i >= warm) {
+            t.geqrf = std::min(t.geqrf, ms);
+            t.orgqr = std::min(t.orgqr, q_ms);
+          }
           // The devices beyond the first start in the background at the first call.
           if (i + 1 == warm) std::this_thread::sleep_for(std::chrono::seconds(1));
+          t.q_residual = 0;  // of A's first column from Q's, R(0,0) Q(:,0)
+          for (int row = 0; row < m; ++row) {
+            t.q_residual =
+                std::max(t.q_residual, std::fabs(r00 * double(a[row]) - double(first_column[row])));
+          }
+          t.q_residual /= first_column_max;
         }
-        r.assign(std::size_t(n), 0.0);
-        for (int j = 0; j < n; ++j)
-          r[std::size_t(j)] = std::fabs(double(a[std::size_t(j) * (m + 1)]));
-        return best;
+        return t;
       };
-      std::vector<double> r_split, r_one;
-      const double split = timed(
+      const Timed split = timed(
           [&] {
             for (std::size_t d = 0; d < devices.size(); ++d) {
               const long long first = rows * (long long)d;
               prefetch_rows(a, m, n, first, std::min<long long>(rows, m - first), devices[d]);
             }
           },
-          2, r_split);
-      const double one = timed([&] { prefetch_rows(a, m, n, 0, m, devices.front()); }, 1, r_one);
-      double check = 0;
-      for (int j = 0; j < n; ++j) {
-        check = std::max(check, std::fabs(r_split[j] - r_one[j]) / std::max(r_one[j], 1e-300));
-      }
-      std::printf("%9d %4d %10.2f %10.2f %7.2fx %8.1e\n", m, n, split, one, one / split, check);
+          2);
+      const Timed one = timed([&] { prefetch_rows(a, m, n, 0, m, devices.front()); }, 1);
+      std::printf("%9d %4d %10.2f %10.2f %7.2fx %8.1e | %-8s %10.2f %10.2f %7.2fx %8.1e\n", m, n,
+                  split.geqrf, one.geqrf, one.geqrf / split.geqrf,
+                  largest_difference(split.r, one.r), "", split.orgqr, one.orgqr,
+                  one.orgqr / split.orgqr, std::max(split.q_residual, one.q_residual));
       std::fflush(stdout);
       cudaFree(a);
       cudaFree(pristine);

@@ -1,5 +1,6 @@
-// switchyard bench tsqr --devices LIST, device-resident: xGEQRF of A in managed memory, on one
-// device against split over LIST's devices where each device's share of A's rows lies on it.
+// switchyard bench tsqr --devices LIST, device-resident: xGEQRF and xORGQR of A in managed
+// memory, on one device against split over LIST's devices where each device's share of A's rows
+// lies on it.
 #pragma once
 
 #include <string>

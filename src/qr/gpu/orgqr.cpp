@@ -17,6 +17,7 @@
 #include "qr/gpu/residence.hpp"
 #include "qr/gpu/split_apply.hpp"
 #include "qr/gpu/split_devices.hpp"
+#include "qr/gpu/split_tsqr.hpp"
 
 namespace switchyard {
 namespace qr::gpu {
@@ -28,11 +29,12 @@ bool orgqr_gpu(int m, int n, int k, T* a, int lda, const T* tau, std::string& er
     return false;
   }
   // A large host matrix's rows are split over the devices SWITCHYARD_DEVICES names, as geqrf.cpp
-  // splits them, once they have started.
+  // splits them, once they have started; so is managed memory that lies split over them.
   const std::vector<int>& wanted = cuda::device_ordinals();
   if (apply_splits(wanted, m, k, n) &&
       pays_to_split(sizeof(T) * std::size_t(m) * std::size_t(n), wanted.size()) &&
-      !cuda::device_accessible(a) && cuda::started_device_ordinals().size() == wanted.size()) {
+      (!cuda::device_accessible(a) || lies_split(wanted, a, lda, m, n)) &&
+      cuda::started_device_ordinals().size() == wanted.size()) {
     if (!orgqr_split(wanted, m, n, k, a, lda, tau, error)) return false;
     ran_as = split_note(wanted);
     return true;

@@ -19,6 +19,7 @@
 #include "qr/gpu/residence.hpp"
 #include "qr/gpu/split_apply.hpp"
 #include "qr/gpu/split_devices.hpp"
+#include "qr/gpu/split_tsqr.hpp"
 
 namespace switchyard {
 namespace qr::gpu {
@@ -31,11 +32,12 @@ bool ormqr_gpu(bool transpose, int m, int nc, int k, const T* a, int lda, const 
     return false;
   }
   // Large host matrices' rows are split over the devices SWITCHYARD_DEVICES names, as geqrf.cpp
-  // splits them, once they have started.
+  // splits them, once they have started; so are managed V and C that both lie split over them.
   const std::vector<int>& wanted = cuda::device_ordinals();
+  const bool on_host = !cuda::device_accessible(a) && !cuda::device_accessible(c);
   if (apply_splits(wanted, m, k, k + nc) &&
       pays_to_split(sizeof(T) * std::size_t(m) * std::size_t(k + nc), wanted.size()) &&
-      !cuda::device_accessible(a) && !cuda::device_accessible(c) &&
+      (on_host || (lies_split(wanted, a, lda, m, k) && lies_split(wanted, c, ldc, m, nc))) &&
       cuda::started_device_ordinals().size() == wanted.size()) {
     if (!ormqr_split(wanted, transpose, m, nc, k, a, lda, tau, c, ldc, error)) return false;
     ran_as = split_note(wanted);

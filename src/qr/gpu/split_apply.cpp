@@ -5,6 +5,7 @@
 
 #include "qr/gpu/residence.hpp"
 #include "qr/gpu/split_devices.hpp"
+#include "qr/gpu/tsqr_tree.hpp"
 #include "qr/gpu/wy_block.hpp"
 
 namespace switchyard::qr::gpu {
@@ -20,6 +21,7 @@ struct Share {
   std::unique_ptr<Operand<T>> v, c;
   std::unique_ptr<WyBlock<T>> block;
 
+  cudaStream_t stream() const { return where->stream(); }
   Reflectors<T> reflectors(int k) const { return {v->get(), v->ld(), k, first}; }
   void release() {
     block.reset();
@@ -29,47 +31,36 @@ struct Share {
   }
 };
 
-// The shares of m rows over `devices`, each with its device's residence, its rows of V (m x
-// `v_columns` at `a`) and the block's workspace for `w` columns; the first error.
+// The shares of m rows over `devices`, each with its device's stream, its rows of V (m x
+// `v_columns` at `a`) and of C (m x nc at `c`, when given) where the device works on them, and
+// the block's workspace for `w` columns; the first error. Each share's device memory is had
+// before any device writes, so that failing to get it leaves data in place as it was.
 template <class T>
 cudaError_t make_shares(const std::vector<int>& devices, long long m, T* a, int lda, int v_columns,
-                        int k, int w, const T* tau, std::vector<Share<T>>& shares) {
-  const long long rows = share_rows(m, devices.size(), kWyBlockRows);
+                        T* c, int ldc, int nc, int k, int w, const T* tau,
+                        std::vector<Share<T>>& shares) {
+  const long long rows = share_rows(m, devices.size(), kTsqrBlockRows);
   for (std::size_t d = 0; d < devices.size(); ++d) {
     const long long first = rows * (long long)d;
     shares.push_back({devices[d], first, std::min(rows, m - first), {}, {}, {}, {}});
   }
-  return on_every_device(shares, [&](Share<T>& s) {
+  for (Share<T>& s : shares) {
+    cudaError_t status = cuda::use_device(s.ordinal);
+    if (status != cudaSuccess) return status;
     s.where = std::make_unique<Residence>(s.ordinal);
     if (s.where->status() != cudaSuccess) return s.where->status();
     s.v = std::make_unique<Operand<T>>(*s.where, a + s.first, lda, s.rows, v_columns);
     if (s.v->status() != cudaSuccess) return s.v->status();
-    s.block = std::make_unique<WyBlock<T>>(s.rows, k, w, s.where->stream());
+    if (c) {
+      s.c = std::make_unique<Operand<T>>(*s.where, c + s.first, ldc, s.rows, nc);
+      if (s.c->status() != cudaSuccess) return s.c->status();
+    }
+    s.block = std::make_unique<WyBlock<T>>(s.rows, k, w, s.stream());
     if (s.block->status() != cudaSuccess) return s.block->status();
-    return s.block->take_tau(tau);
-  });
-}
-
-// Every share's k x columns sums at `sums` (device memory, ld k) added on the host in device
-// order, into every share's `sums`.
-template <class T>
-cudaError_t add_over_devices(std::vector<Share<T>>& shares, int k, int columns,
-                             T* (WyBlock<T>::*sums)() const) {
-  const std::size_t size = std::size_t(k) * columns;
-  std::vector<T> parts(size * shares.size()), total(size, T(0));
-  cudaError_t status = on_every_device(shares, [&](Share<T>& s) {
-    const std::size_t index = std::size_t(&s - shares.data());
-    return cuda::wait(s.where->stream(), get(((*s.block).*sums)(), parts.data() + index * size, k,
-                                             k, columns, s.where->stream()));
-  });
-  if (status != cudaSuccess) return status;
-  for (std::size_t d = 0; d < shares.size(); ++d) {
-    for (std::size_t e = 0; e < size; ++e) total[e] += parts[d * size + e];
+    status = s.block->take_tau(tau);
+    if (status != cudaSuccess) return status;
   }
-  return on_every_device(shares, [&](Share<T>& s) {
-    return cuda::wait(s.where->stream(),
-                      put(total.data(), k, ((*s.block).*sums)(), k, columns, s.where->stream()));
-  });
+  return cudaSuccess;
 }
 
 }  // namespace
@@ -78,7 +69,7 @@ bool apply_splits(const std::vector<int>& devices, long long m, int k, int w) {
   if (devices.size() < 2 || k < 1 || w < k || w > kWyMaxColumns || k > kWyMaxReflectors) {
     return false;
   }
-  const long long rows = share_rows(m, devices.size(), kWyBlockRows);
+  const long long rows = share_rows(m, devices.size(), kTsqrBlockRows);
   return m - rows * (long long)(devices.size() - 1) >= 1 && rows >= w;
 }
 
@@ -90,36 +81,50 @@ bool orgqr_split(const std::vector<int>& devices, int m, int n, int k, T* a, int
     return false;
   }
   return cuda::run_guarded(error, [&] {
+    const bool in_place = cuda::device_accessible(a);
     std::vector<Share<T>> shares;
     const Released<Share<T>> released{shares};
-    // 1. V^T V of each share, as its rows land.
-    cudaError_t status = make_shares(devices, m, a, lda, n, k, n, tau, shares);
+    const auto nothing = [](Share<T>&) { return cudaSuccess; };
+    cudaError_t status = in_place ? program_work_done() : cudaSuccess;
     if (status == cudaSuccess) {
-      status = on_every_device(shares, [&](Share<T>& s) {
-        cudaError_t step = s.v->arrive(k, kWyBlockRows, [&](long long first, long long rows) {
-          return s.block->gram_rows(s.reflectors(k), first, rows);
-        });
-        return step == cudaSuccess ? s.block->sum_gram() : step;
-      });
+      status = make_shares<T>(devices, m, a, lda, n, nullptr, 0, 0, k, n, tau, shares);
+    }
+    // 1. V^T V of each share, as its rows land.
+    if (status == cudaSuccess) {
+      status = on_every_share(
+          in_place, shares,
+          [&](Share<T>& s) {
+            cudaError_t step = s.v->arrive(k, kWyBlockRows, [&](long long first, long long rows) {
+              return s.block->gram_rows(s.reflectors(k), first, rows);
+            });
+            return step == cudaSuccess ? s.block->sum_gram() : step;
+          },
+          nothing);
     }
     // 2. The sums over every device.
-    if (status == cudaSuccess) status = add_over_devices(shares, k, k, &WyBlock<T>::gram);
+    if (status == cudaSuccess) {
+      status =
+          add_over_devices<T>(in_place, shares, k, k, [](Share<T>& s) { return s.block->gram(); });
+    }
     // 3. W = T V1^T on device 0, then on every device.
     std::vector<T> w(std::size_t(k) * n);
     if (status == cudaSuccess) {
       status = on_first_device(shares, [&](Share<T>& s) {
         cudaError_t step = s.block->form_w(s.reflectors(k), n);
-        if (step == cudaSuccess) step = get(s.block->w(), w.data(), k, k, n, s.where->stream());
-        return cuda::wait(s.where->stream(), step);
+        if (step == cudaSuccess) step = get(s.block->w(), w.data(), k, k, n, s.stream());
+        return cuda::wait(s.stream(), step);
       });
     }
     // 4. Each share's rows of Q over its rows of V.
     if (status == cudaSuccess) {
-      status = on_every_device(shares, [&](Share<T>& s) {
-        cudaError_t step = put(w.data(), k, s.block->w(), k, n, s.where->stream());
-        if (step == cudaSuccess) step = s.block->write_q(s.reflectors(k), n, s.v->get(), s.v->ld());
-        return cuda::wait(s.where->stream(), step);
-      });
+      status = on_every_share(
+          in_place, shares,
+          [&](Share<T>& s) {
+            cudaError_t step = put(w.data(), k, s.block->w(), k, n, s.stream());
+            return step == cudaSuccess ? s.block->write_q(s.reflectors(k), n, s.v->get(), s.v->ld())
+                                       : step;
+          },
+          nothing);
     }
     if (status != cudaSuccess) return cuda::fail(error, "Q over the devices", status);
     on_every_device(shares, [](Share<T>& s) {
@@ -138,33 +143,45 @@ bool ormqr_split(const std::vector<int>& devices, bool transpose, int m, int nc,
     return false;
   }
   return cuda::run_guarded(error, [&] {
+    const bool in_place = cuda::device_accessible(c);
     std::vector<Share<T>> shares;
     const Released<Share<T>> released{shares};
+    const auto nothing = [](Share<T>&) { return cudaSuccess; };
+    cudaError_t status = in_place ? program_work_done() : cudaSuccess;
     // V is only read: its copies are never written back.
-    cudaError_t status = make_shares(devices, m, const_cast<T*>(a), lda, k, k, k + nc, tau, shares);
+    if (status == cudaSuccess) {
+      status =
+          make_shares(devices, m, const_cast<T*>(a), lda, k, c, ldc, nc, k, k + nc, tau, shares);
+    }
     // 1. [V^T V, V^T C] of each share, as its rows of C land after its rows of V.
     if (status == cudaSuccess) {
-      status = on_every_device(shares, [&](Share<T>& s) {
-        s.c = std::make_unique<Operand<T>>(*s.where, c + s.first, ldc, s.rows, nc);
-        cudaError_t step = s.c->status();
-        if (step == cudaSuccess) step = s.v->arrive();
-        if (step == cudaSuccess) {
-          step = s.c->arrive(nc, kWyBlockRows, [&](long long first, long long rows) {
-            return s.block->product_rows(s.reflectors(k), true, s.c->get(), s.c->ld(), nc, first,
-                                         rows);
-          });
-        }
-        return step == cudaSuccess ? s.block->sum_product(true, nc) : step;
-      });
+      status = on_every_share(
+          in_place, shares,
+          [&](Share<T>& s) {
+            cudaError_t step = s.v->arrive();
+            if (step == cudaSuccess) {
+              step = s.c->arrive(nc, kWyBlockRows, [&](long long first, long long rows) {
+                return s.block->product_rows(s.reflectors(k), true, s.c->get(), s.c->ld(), nc,
+                                             first, rows);
+              });
+            }
+            return step == cudaSuccess ? s.block->sum_product(true, nc) : step;
+          },
+          nothing);
     }
     // 2. The sums over every device.
-    if (status == cudaSuccess) status = add_over_devices(shares, k, k + nc, &WyBlock<T>::product);
+    if (status == cudaSuccess) {
+      status = add_over_devices<T>(in_place, shares, k, k + nc,
+                                   [](Share<T>& s) { return s.block->product(); });
+    }
     // 3. Each device's rows of C - V W, W formed from the same sums on every device.
     if (status == cudaSuccess) {
-      status = on_every_device(shares, [&](Share<T>& s) {
-        return cuda::wait(s.where->stream(), s.block->apply(s.reflectors(k), transpose, true, nc,
-                                                            s.c->get(), s.c->ld()));
-      });
+      status = on_every_share(
+          in_place, shares,
+          [&](Share<T>& s) {
+            return s.block->apply(s.reflectors(k), transpose, true, nc, s.c->get(), s.c->ld());
+          },
+          nothing);
     }
     if (status != cudaSuccess) return cuda::fail(error, "Q applied over the devices", status);
     on_every_device(shares, [](Share<T>& s) {

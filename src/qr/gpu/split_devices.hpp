@@ -24,6 +24,14 @@ inline long long share_rows(long long m, std::size_t devices, long long multiple
   return (even + multiple - 1) / multiple * multiple;
 }
 
+// Before a split call works on device-accessible data in place: what the program enqueued on
+// the calling device's default streams, which may still be writing it, ends first (each share's
+// stream follows only its own device's).
+inline cudaError_t program_work_done() {
+  const cudaError_t status = cudaStreamSynchronize(cudaStreamLegacy);
+  return status == cudaSuccess ? cudaStreamSynchronize(cudaStreamPerThread) : status;
+}
+
 // step(share) for every share at once, each on its own thread with its device (share.ordinal)
 // current; the first error. A step's exception reaches the caller once every step has ended.
 template <class Share, class Step>
@@ -69,6 +77,19 @@ cudaError_t enqueued_on_every_device(std::vector<Share>& shares, Enqueue&& enque
   return first;
 }
 
+// Steps on every share: enqueued from this thread where the data are worked on in place
+// (enqueued_on_every_device), on a thread per device where host data stream through staging
+// slots (on_every_device); finished(share) once the share's stream has run enqueue(share).
+template <class Share, class Enqueue, class Finished>
+cudaError_t on_every_share(bool in_place, std::vector<Share>& shares, Enqueue&& enqueue,
+                           Finished&& finished) {
+  if (in_place) return enqueued_on_every_device(shares, enqueue, finished);
+  return on_every_device(shares, [&](Share& share) {
+    const cudaError_t status = cuda::wait(share.stream(), enqueue(share));
+    return status == cudaSuccess ? finished(share) : status;
+  });
+}
+
 // The shares' device objects, released with each one's device current, however the call ends:
 // each share's release() frees them in the order they need.
 template <class Share>
@@ -102,6 +123,31 @@ cudaError_t get(const T* device, T* host, long long ld_host, int rows, int cols,
                 cudaStream_t stream) {
   return cudaMemcpy2DAsync(host, sizeof(T) * ld_host, device, sizeof(T) * rows, sizeof(T) * rows,
                            cols, cudaMemcpyDeviceToHost, stream);
+}
+
+// Every share's rows x columns sums (device memory, ld rows, at sums(share)), enqueued on its
+// stream, added on the host in device order, so that every run gives the same bits, and put in
+// place of each share's own; the first error. In place, the copies back are only enqueued.
+template <class T, class Share, class Sums>
+cudaError_t add_over_devices(bool in_place, std::vector<Share>& shares, int rows, int columns,
+                             Sums&& sums) {
+  const std::size_t size = std::size_t(rows) * columns;
+  std::vector<T> parts(size * shares.size()), total(size, T(0));
+  const auto nothing = [](Share&) { return cudaSuccess; };
+  cudaError_t status = on_every_share(in_place, shares, nothing, [&](Share& s) {
+    const std::size_t d = std::size_t(&s - shares.data());
+    return cuda::wait(s.stream(),
+                      get(sums(s), parts.data() + d * size, rows, rows, columns, s.stream()));
+  });
+  if (status != cudaSuccess) return status;
+  for (std::size_t d = 0; d < shares.size(); ++d) {
+    for (std::size_t e = 0; e < size; ++e) total[e] += parts[d * size + e];
+  }
+  // From pageable memory a copy returns once it has read `total`.
+  return on_every_share(
+      in_place, shares,
+      [&](Share& s) { return put(total.data(), rows, sums(s), rows, columns, s.stream()); },
+      nothing);
 }
 
 // c = a b for n x n column-major matrices, a with leading dimension lda, b and c n: G_d inv(U),

@@ -126,11 +126,7 @@ cudaError_t factor_panel(std::vector<Share<T>>& shares, const std::vector<Panel>
     return cudaSuccess;
   };
   what = "QR of each device's rows";
-  cudaError_t status = in_place ? enqueued_on_every_device(shares, reduce, stacked)
-                                : on_every_device(shares, [&](Share<T>& s) {
-                                    cudaError_t step = cuda::wait(s.stream(), reduce(s));
-                                    return step == cudaSuccess ? stacked(s) : step;
-                                  });
+  cudaError_t status = on_every_share(in_place, shares, reduce, stacked);
   if (status != cudaSuccess) return status;
 
   // 2. The stack's R and explicit Q, on the host.
@@ -191,50 +187,40 @@ cudaError_t factor_panel(std::vector<Share<T>>& shares, const std::vector<Panel>
 }
 
 // Panel `index`'s reflectors applied, as Q^T, to the columns to its right, A in place: each
-// device sums [V^T V, V^T C] over its rows, the host adds the sums in device order (so every
-// run gives the same bits), and each device writes its rows of C - V W. Nothing is waited for
-// after the sums: the next panel's steps follow on the same streams.
+// device sums [V^T V, V^T C] over its rows, the host adds the sums over the devices, and each
+// device writes its rows of C - V W. Nothing is waited for after the sums: the next panel's
+// steps follow on the same streams.
 template <class T>
 cudaError_t update_right(std::vector<Share<T>>& shares, const std::vector<Panel>& panels,
                          std::size_t index, int n, const T* tau) {
   const Panel& p = panels[index];
   const int k = p.width, right = p.first + p.width, columns = n - right;
-  const std::size_t size = std::size_t(k) * (k + columns);
-  std::vector<T> parts(size * shares.size()), total(size, T(0));
-  cudaError_t status = enqueued_on_every_device(
-      shares,
-      [&](Share<T>& s) {
-        WyBlock<T>& block = *s.updates[index];
-        const long long skip = s.skip(p.first);
-        cudaError_t step = block.take_tau(tau);
-        if (step == cudaSuccess) {
-          step = block.product_rows(s.reflectors(p), true, s.at(skip, right), s.on_a->ld(), columns,
-                                    0, s.rows - skip);
-        }
-        return step == cudaSuccess ? block.sum_product(true, columns) : step;
-      },
-      [&](Share<T>& s) {
-        const std::size_t d = std::size_t(&s - shares.data());
-        return cuda::wait(s.stream(), get(s.updates[index]->product(), parts.data() + d * size, k,
-                                          k, k + columns, s.stream()));
-      });
-  if (status != cudaSuccess) return status;
-  for (std::size_t d = 0; d < shares.size(); ++d) {
-    for (std::size_t e = 0; e < size; ++e) total[e] += parts[d * size + e];
-  }
-  for (Share<T>& s : shares) {
-    WyBlock<T>& block = *s.updates[index];
-    status = cuda::use_device(s.ordinal);
-    // From pageable memory the copy returns once `total` has been read.
-    if (status == cudaSuccess)
-      status = put(total.data(), k, block.product(), k, k + columns, s.stream());
-    if (status == cudaSuccess) {
-      status = block.apply(s.reflectors(p), true, true, columns, s.at(s.skip(p.first), right),
-                           s.on_a->ld());
+  // Each share's rows of C (the columns right of the panel) from the panel's top row down.
+  const auto c = [&](const Share<T>& s) { return s.at(s.skip(p.first), right); };
+  const auto enqueued = [&](auto&& step) {
+    for (Share<T>& s : shares) {
+      cudaError_t status = cuda::use_device(s.ordinal);
+      if (status == cudaSuccess) status = step(s, *s.updates[index]);
+      if (status != cudaSuccess) return status;
     }
-    if (status != cudaSuccess) return status;
+    return cudaSuccess;
+  };
+  cudaError_t status = enqueued([&](Share<T>& s, WyBlock<T>& block) {
+    cudaError_t step = block.take_tau(tau);
+    if (step == cudaSuccess) {
+      step = block.product_rows(s.reflectors(p), true, c(s), s.on_a->ld(), columns, 0,
+                                s.rows - s.skip(p.first));
+    }
+    return step == cudaSuccess ? block.sum_product(true, columns) : step;
+  });
+  if (status == cudaSuccess) {
+    status = add_over_devices<T>(true, shares, k, k + columns,
+                                 [&](Share<T>& s) { return s.updates[index]->product(); });
   }
-  return cudaSuccess;
+  if (status != cudaSuccess) return status;
+  return enqueued([&](Share<T>& s, WyBlock<T>& block) {
+    return block.apply(s.reflectors(p), true, true, columns, c(s), s.on_a->ld());
+  });
 }
 
 }  // namespace
@@ -260,8 +246,9 @@ bool splits(const std::vector<int>& devices, long long m, int n) {
 
 template <class T>
 bool lies_split(const std::vector<int>& devices, const T* a, long long lda, long long m, int n) {
-  if (!splits(devices, m, n)) return false;
+  if (devices.size() < 2) return false;
   const long long rows = share_rows(m, devices.size(), kTsqrBlockRows);
+  if (m - rows * (long long)(devices.size() - 1) < 1) return false;
   // Column by column, so that a matrix on one device fails at its first column's second share.
   for (int j = 0; j < n; ++j) {
     for (std::size_t d = 0; d < devices.size(); ++d) {
@@ -293,15 +280,9 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
     }
     const Released<Share<T>> released{shares};
 
-    // In place, what the program enqueued on the calling device's default streams, which may
-    // still be writing A, ends first (each share's stream follows only its own device's).
     // Every share's device memory is had before any device writes A, so that failing to get
     // it leaves A as it was for the fallback.
-    cudaError_t status = cudaSuccess;
-    if (in_place) {
-      status = cudaStreamSynchronize(cudaStreamLegacy);
-      if (status == cudaSuccess) status = cudaStreamSynchronize(cudaStreamPerThread);
-    }
+    cudaError_t status = in_place ? program_work_done() : cudaSuccess;
     for (Share<T>& s : shares) {
       if (status == cudaSuccess) status = cuda::use_device(s.ordinal);
       if (status == cudaSuccess) status = prepare(s, panels, a, lda, n);

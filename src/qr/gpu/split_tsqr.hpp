@@ -48,7 +48,8 @@ bool splits(const std::vector<int>& devices, long long m, int n);
 
 
 // Whether A (m x n, leading dimension lda) is in managed memory and, for each device, the rows
-// of its share were last prefetched to it, in every column (cuda::prefetched_device). A prefetch
+// of its share (as the split cuts them, and the split xORGQR and xORMQR after it) were last
+// prefetched to it, in every column (cuda::prefetched_device). A prefetch
 // moves whole pages (up to 2 MiB), so where a column's share ends inside a page that also holds
 // another device's rows, that page lies on one of them only and the matrix does not lie split.
 template <class T>
