@@ -135,12 +135,17 @@ class Feed {
   }
 
   // Starts the copy of each piece whose slot every device still in the feed is done with: it
-  // has sent the piece R before (or there was none). The copy waits for those transfers.
+  // has sent the piece R before (or there was none). The copy waits for those transfers. Once
+  // every device has left, none takes a piece: nothing more is copied (piece i and piece i + R
+  // would otherwise be written into one slot at once).
   void start_copies() {
     int done = int(pieces_.size());  // the pieces every device still in the feed has sent
+    bool anyone = false;
     for (std::size_t d = 0; d < sent_.size(); ++d) {
       if (!left_[d]) done = std::min(done, sent_[d]);
+      anyone = anyone || !left_[d];
     }
+    if (!anyone) return;
     const int end = std::min<int>(int(pieces_.size()), done + int(slots_.size()));
     for (; started_ < end; ++started_) {
       auto before = std::make_shared<std::vector<cl_event>>();

@@ -108,6 +108,29 @@ TEST(SharedFeed, PiecesUnlikeTheFeedsAreRefusedAndTheDeviceLeaves) {
   feed.leave(0);
 }
 
+// Every device leaves before taking a piece: the feed copies no piece past the first R it
+// started with the first offer, so each slot ends holding its first piece (two pieces written
+// into one slot at once would be a race, and a later piece would be left in it).
+TEST(SharedFeed, EveryDeviceLeavingStopsTheCopies) {
+  const HostOperand op;
+  Slots s(2);
+  {
+    Feed<double> feed(nullptr, s.slots, Slots::kBytes, 2);
+    ASSERT_TRUE(feed.offer(0, op.list()));
+    feed.leave(0);
+    feed.leave(1);
+  }
+  for (int i = 0; i < 2; ++i) {
+    const Piece<double>& p = op.pieces[std::size_t(i)];
+    std::vector<double> expected(std::size_t(p.rows * p.cols));
+    pack(p, expected.data());
+    EXPECT_EQ(std::memcmp(s.slots[std::size_t(i)], expected.data(),
+                          expected.size() * sizeof(double)),
+              0)
+        << "slot " << i;
+  }
+}
+
 // Slots one element too small for the largest piece: every device is refused, the first too, and
 // the feed copies nothing.
 TEST(SharedFeed, PiecesLargerThanASlotAreRefused) {
