@@ -49,13 +49,25 @@ void orgqr(int m, int n, double* a, const double* tau, double* work, int* info) 
   dorgqr_(&m, &n, &n, a, &m, tau, work, &n, info);
 }
 
-// The largest relative difference between two lists of magnitudes.
+// The largest relative difference between the magnitudes of two lists.
 double largest_difference(const std::vector<double>& x, const std::vector<double>& reference) {
   double largest = 0;
   for (std::size_t j = 0; j < x.size(); ++j) {
-    largest = std::max(largest, std::fabs(x[j] - reference[j]) / std::max(reference[j], 1e-300));
+    const double scale = std::max(std::fabs(reference[j]), 1e-300);
+    largest = std::max(largest, std::fabs(std::fabs(x[j]) - std::fabs(reference[j])) / scale);
   }
   return largest;
+}
+
+// `count` elements of device or managed memory, `stride` apart, read by a copy: the host
+// touching managed memory would move its pages to the host, and the next call would fetch them
+// back.
+template <class T>
+std::vector<double> copied_to_host(const T* a, std::size_t stride, int count) {
+  std::vector<T> got(static_cast<std::size_t>(count));
+  cudaMemcpy2D(got.data(), sizeof(T), a, sizeof(T) * stride, sizeof(T), std::size_t(count),
+               cudaMemcpyDefault);
+  return std::vector<double>(got.begin(), got.end());
 }
 
 // Rows [first, first + rows) of each of n columns (leading dimension m) to `device`.
@@ -108,22 +120,15 @@ void table(int m_lo, int m_hi, const std::vector<int>& widths, int repeat) {
       std::vector<T> tau(static_cast<std::size_t>(n)), work(static_cast<std::size_t>(n));
       const long long rows = qr::gpu::share_rows(m, devices.size(), qr::gpu::kTsqrBlockRows);
       // The best of `repeat` timed calls of xGEQRF and then xORGQR after `warm` untimed ones,
-      // each on a fresh copy laid out by `lay`; |R(j,j)| of the last and its Q's residual.
+      // each on a fresh copy laid out by `lay`; R(j,j) of the last and its Q's residual.
       struct Timed {
         double geqrf = 1e300, orgqr = 1e300;
         std::vector<double> r;
         double q_residual = 0;
       };
-      std::vector<T> first_column(static_cast<std::size_t>(m));
-      cudaMemcpy(first_column.data(), pristine, sizeof(T) * std::size_t(m), cudaMemcpyDefault);
+      const std::vector<double> first_column = copied_to_host(pristine, 1, m);
       double first_column_max = 0;
-      for (T x : first_column) first_column_max = std::max(first_column_max, std::fabs(double(x)));
-      const auto diagonal = [&] {
-        std::vector<double> d(std::size_t(n), 0.0);
-        for (int j = 0; j < n; ++j)
-          d[std::size_t(j)] = std::fabs(double(a[std::size_t(j) * (m + 1)]));
-        return d;
-      };
+      for (double x : first_column) first_column_max = std::max(first_column_max, std::fabs(x));
       const auto timed = [&](auto&& lay, int warm) {
         Timed t;
         for (int i = 0; i < warm + repeat; ++i) {
@@ -132,8 +137,7 @@ void table(int m_lo, int m_hi, const std::vector<int>& widths, int repeat) {
           cudaDeviceSynchronize();
           int info = 0;
           const double ms = best_ms(1, [&] { geqrf(m, n, a, tau.data(), work.data(), &info); });
-          t.r = diagonal();
-          const double r00 = double(a[0]);
+          if (i + 1 == warm + repeat) t.r = copied_to_host(a, std::size_t(m) + 1, n);
           const double q_ms = best_ms(1, [&] { orgqr(m, n, a, tau.data(), work.data(), &info); });
           if (info != 0) std::printf("info = %d\n", info);
           if (i >= warm) {
@@ -142,13 +146,14 @@ void table(int m_lo, int m_hi, const std::vector<int>& widths, int repeat) {
           }
           // The devices beyond the first start in the background at the first call.
           if (i + 1 == warm) std::this_thread::sleep_for(std::chrono::seconds(1));
-          t.q_residual = 0;  // of A's first column from Q's, R(0,0) Q(:,0)
-          for (int row = 0; row < m; ++row) {
-            t.q_residual =
-                std::max(t.q_residual, std::fabs(r00 * double(a[row]) - double(first_column[row])));
-          }
-          t.q_residual /= first_column_max;
         }
+        // A's first column from Q's: R(0,0) Q(:,0).
+        const std::vector<double> q = copied_to_host(a, 1, m);
+        for (int row = 0; row < m; ++row) {
+          const std::size_t i = std::size_t(row);
+          t.q_residual = std::max(t.q_residual, std::fabs(t.r[0] * q[i] - first_column[i]));
+        }
+        t.q_residual /= first_column_max;
         return t;
       };
       const Timed split = timed(

@@ -44,9 +44,7 @@ cudaError_t make_shares(const std::vector<int>& devices, long long m, T* a, int 
     const long long first = rows * (long long)d;
     shares.push_back({devices[d], first, std::min(rows, m - first), {}, {}, {}, {}});
   }
-  for (Share<T>& s : shares) {
-    cudaError_t status = cuda::use_device(s.ordinal);
-    if (status != cudaSuccess) return status;
+  return in_turn_on_every_device(shares, [&](Share<T>& s) {
     s.where = std::make_unique<Residence>(s.ordinal);
     if (s.where->status() != cudaSuccess) return s.where->status();
     s.v = std::make_unique<Operand<T>>(*s.where, a + s.first, lda, s.rows, v_columns);
@@ -57,10 +55,8 @@ cudaError_t make_shares(const std::vector<int>& devices, long long m, T* a, int 
     }
     s.block = std::make_unique<WyBlock<T>>(s.rows, k, w, s.stream());
     if (s.block->status() != cudaSuccess) return s.block->status();
-    status = s.block->take_tau(tau);
-    if (status != cudaSuccess) return status;
-  }
-  return cudaSuccess;
+    return s.block->take_tau(tau);
+  });
 }
 
 }  // namespace
@@ -84,22 +80,18 @@ bool orgqr_split(const std::vector<int>& devices, int m, int n, int k, T* a, int
     const bool in_place = cuda::device_accessible(a);
     std::vector<Share<T>> shares;
     const Released<Share<T>> released{shares};
-    const auto nothing = [](Share<T>&) { return cudaSuccess; };
     cudaError_t status = in_place ? program_work_done() : cudaSuccess;
     if (status == cudaSuccess) {
       status = make_shares<T>(devices, m, a, lda, n, nullptr, 0, 0, k, n, tau, shares);
     }
     // 1. V^T V of each share, as its rows land.
     if (status == cudaSuccess) {
-      status = on_every_share(
-          in_place, shares,
-          [&](Share<T>& s) {
-            cudaError_t step = s.v->arrive(k, kWyBlockRows, [&](long long first, long long rows) {
-              return s.block->gram_rows(s.reflectors(k), first, rows);
-            });
-            return step == cudaSuccess ? s.block->sum_gram() : step;
-          },
-          nothing);
+      status = on_every_share(in_place, shares, [&](Share<T>& s) {
+        cudaError_t step = s.v->arrive(k, kWyBlockRows, [&](long long first, long long rows) {
+          return s.block->gram_rows(s.reflectors(k), first, rows);
+        });
+        return step == cudaSuccess ? s.block->sum_gram() : step;
+      });
     }
     // 2. The sums over every device.
     if (status == cudaSuccess) {
@@ -117,14 +109,11 @@ bool orgqr_split(const std::vector<int>& devices, int m, int n, int k, T* a, int
     }
     // 4. Each share's rows of Q over its rows of V.
     if (status == cudaSuccess) {
-      status = on_every_share(
-          in_place, shares,
-          [&](Share<T>& s) {
-            cudaError_t step = put(w.data(), k, s.block->w(), k, n, s.stream());
-            return step == cudaSuccess ? s.block->write_q(s.reflectors(k), n, s.v->get(), s.v->ld())
-                                       : step;
-          },
-          nothing);
+      status = on_every_share(in_place, shares, [&](Share<T>& s) {
+        cudaError_t step = put(w.data(), k, s.block->w(), k, n, s.stream());
+        return step == cudaSuccess ? s.block->write_q(s.reflectors(k), n, s.v->get(), s.v->ld())
+                                   : step;
+      });
     }
     if (status != cudaSuccess) return cuda::fail(error, "Q over the devices", status);
     on_every_device(shares, [](Share<T>& s) {
@@ -146,7 +135,6 @@ bool ormqr_split(const std::vector<int>& devices, bool transpose, int m, int nc,
     const bool in_place = cuda::device_accessible(c);
     std::vector<Share<T>> shares;
     const Released<Share<T>> released{shares};
-    const auto nothing = [](Share<T>&) { return cudaSuccess; };
     cudaError_t status = in_place ? program_work_done() : cudaSuccess;
     // V is only read: its copies are never written back.
     if (status == cudaSuccess) {
@@ -155,19 +143,16 @@ bool ormqr_split(const std::vector<int>& devices, bool transpose, int m, int nc,
     }
     // 1. [V^T V, V^T C] of each share, as its rows of C land after its rows of V.
     if (status == cudaSuccess) {
-      status = on_every_share(
-          in_place, shares,
-          [&](Share<T>& s) {
-            cudaError_t step = s.v->arrive();
-            if (step == cudaSuccess) {
-              step = s.c->arrive(nc, kWyBlockRows, [&](long long first, long long rows) {
-                return s.block->product_rows(s.reflectors(k), true, s.c->get(), s.c->ld(), nc,
-                                             first, rows);
-              });
-            }
-            return step == cudaSuccess ? s.block->sum_product(true, nc) : step;
-          },
-          nothing);
+      status = on_every_share(in_place, shares, [&](Share<T>& s) {
+        cudaError_t step = s.v->arrive();
+        if (step == cudaSuccess) {
+          step = s.c->arrive(nc, kWyBlockRows, [&](long long first, long long rows) {
+            return s.block->product_rows(s.reflectors(k), true, s.c->get(), s.c->ld(), nc, first,
+                                         rows);
+          });
+        }
+        return step == cudaSuccess ? s.block->sum_product(true, nc) : step;
+      });
     }
     // 2. The sums over every device.
     if (status == cudaSuccess) {
@@ -176,12 +161,9 @@ bool ormqr_split(const std::vector<int>& devices, bool transpose, int m, int nc,
     }
     // 3. Each device's rows of C - V W, W formed from the same sums on every device.
     if (status == cudaSuccess) {
-      status = on_every_share(
-          in_place, shares,
-          [&](Share<T>& s) {
-            return s.block->apply(s.reflectors(k), transpose, true, nc, s.c->get(), s.c->ld());
-          },
-          nothing);
+      status = on_every_share(in_place, shares, [&](Share<T>& s) {
+        return s.block->apply(s.reflectors(k), transpose, true, nc, s.c->get(), s.c->ld());
+      });
     }
     if (status != cudaSuccess) return cuda::fail(error, "Q applied over the devices", status);
     on_every_device(shares, [](Share<T>& s) {

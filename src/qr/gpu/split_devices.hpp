@@ -79,7 +79,8 @@ cudaError_t enqueued_on_every_device(std::vector<Share>& shares, Enqueue&& enque
 
 // Steps on every share: enqueued from this thread where the data are worked on in place
 // (enqueued_on_every_device), on a thread per device where host data stream through staging
-// slots (on_every_device); finished(share) once the share's stream has run enqueue(share).
+// slots (on_every_device); finished(share), when given, once the share's stream has run
+// enqueue(share).
 template <class Share, class Enqueue, class Finished>
 cudaError_t on_every_share(bool in_place, std::vector<Share>& shares, Enqueue&& enqueue,
                            Finished&& finished) {
@@ -88,6 +89,10 @@ cudaError_t on_every_share(bool in_place, std::vector<Share>& shares, Enqueue&& 
     const cudaError_t status = cuda::wait(share.stream(), enqueue(share));
     return status == cudaSuccess ? finished(share) : status;
   });
+}
+template <class Share, class Enqueue>
+cudaError_t on_every_share(bool in_place, std::vector<Share>& shares, Enqueue&& enqueue) {
+  return on_every_share(in_place, shares, enqueue, [](Share&) { return cudaSuccess; });
 }
 
 // The shares' device objects, released with each one's device current, however the call ends:
@@ -102,6 +107,18 @@ struct Released {
     }
   }
 };
+
+// step(share) for each share in turn, on this thread with its device current, up to the first
+// error, which is returned: for steps that only enqueue work or get device memory.
+template <class Share, class Step>
+cudaError_t in_turn_on_every_device(std::vector<Share>& shares, Step&& step) {
+  for (Share& share : shares) {
+    cudaError_t status = cuda::use_device(share.ordinal);
+    if (status == cudaSuccess) status = step(share);
+    if (status != cudaSuccess) return status;
+  }
+  return cudaSuccess;
+}
 
 // step(share) for device 0's share, on this thread.
 template <class Share, class Step>
@@ -127,7 +144,7 @@ cudaError_t get(const T* device, T* host, long long ld_host, int rows, int cols,
 
 // Every share's rows x columns sums (device memory, ld rows, at sums(share)), enqueued on its
 // stream, added on the host in device order, so that every run gives the same bits, and put in
-// place of each share's own; the first error. In place, the copies back are only enqueued.
+// place of each share's own; the first error.
 template <class T, class Share, class Sums>
 cudaError_t add_over_devices(bool in_place, std::vector<Share>& shares, int rows, int columns,
                              Sums&& sums) {
@@ -144,10 +161,9 @@ cudaError_t add_over_devices(bool in_place, std::vector<Share>& shares, int rows
     for (std::size_t e = 0; e < size; ++e) total[e] += parts[d * size + e];
   }
   // From pageable memory a copy returns once it has read `total`.
-  return on_every_share(
-      in_place, shares,
-      [&](Share& s) { return put(total.data(), rows, sums(s), rows, columns, s.stream()); },
-      nothing);
+  return on_every_share(in_place, shares, [&](Share& s) {
+    return put(total.data(), rows, sums(s), rows, columns, s.stream());
+  });
 }
 
 // c = a b for n x n column-major matrices, a with leading dimension lda, b and c n: G_d inv(U),

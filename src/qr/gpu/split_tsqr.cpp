@@ -188,8 +188,8 @@ cudaError_t factor_panel(std::vector<Share<T>>& shares, const std::vector<Panel>
 
 // Panel `index`'s reflectors applied, as Q^T, to the columns to its right, A in place: each
 // device sums [V^T V, V^T C] over its rows, the host adds the sums over the devices, and each
-// device writes its rows of C - V W. Nothing is waited for after the sums: the next panel's
-// steps follow on the same streams.
+// device writes its rows of C - V W. That last step is not waited for: the next panel's steps
+// follow on the same streams.
 template <class T>
 cudaError_t update_right(std::vector<Share<T>>& shares, const std::vector<Panel>& panels,
                          std::size_t index, int n, const T* tau) {
@@ -197,15 +197,8 @@ cudaError_t update_right(std::vector<Share<T>>& shares, const std::vector<Panel>
   const int k = p.width, right = p.first + p.width, columns = n - right;
   // Each share's rows of C (the columns right of the panel) from the panel's top row down.
   const auto c = [&](const Share<T>& s) { return s.at(s.skip(p.first), right); };
-  const auto enqueued = [&](auto&& step) {
-    for (Share<T>& s : shares) {
-      cudaError_t status = cuda::use_device(s.ordinal);
-      if (status == cudaSuccess) status = step(s, *s.updates[index]);
-      if (status != cudaSuccess) return status;
-    }
-    return cudaSuccess;
-  };
-  cudaError_t status = enqueued([&](Share<T>& s, WyBlock<T>& block) {
+  cudaError_t status = in_turn_on_every_device(shares, [&](Share<T>& s) {
+    WyBlock<T>& block = *s.updates[index];
     cudaError_t step = block.take_tau(tau);
     if (step == cudaSuccess) {
       step = block.product_rows(s.reflectors(p), true, c(s), s.on_a->ld(), columns, 0,
@@ -218,8 +211,8 @@ cudaError_t update_right(std::vector<Share<T>>& shares, const std::vector<Panel>
                                  [&](Share<T>& s) { return s.updates[index]->product(); });
   }
   if (status != cudaSuccess) return status;
-  return enqueued([&](Share<T>& s, WyBlock<T>& block) {
-    return block.apply(s.reflectors(p), true, true, columns, c(s), s.on_a->ld());
+  return in_turn_on_every_device(shares, [&](Share<T>& s) {
+    return s.updates[index]->apply(s.reflectors(p), true, true, columns, c(s), s.on_a->ld());
   });
 }
 
@@ -283,9 +276,9 @@ bool geqrf_split(const std::vector<int>& devices, int m, int n, T* a, int lda, T
     // Every share's device memory is had before any device writes A, so that failing to get
     // it leaves A as it was for the fallback.
     cudaError_t status = in_place ? program_work_done() : cudaSuccess;
-    for (Share<T>& s : shares) {
-      if (status == cudaSuccess) status = cuda::use_device(s.ordinal);
-      if (status == cudaSuccess) status = prepare(s, panels, a, lda, n);
+    if (status == cudaSuccess) {
+      status = in_turn_on_every_device(shares,
+                                       [&](Share<T>& s) { return prepare(s, panels, a, lda, n); });
     }
     if (status != cudaSuccess) return cuda::fail(error, "device memory", status);
 
