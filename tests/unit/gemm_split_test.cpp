@@ -208,12 +208,13 @@ TEST(GemmSplit, ADeviceRefusedByTheFeedCopiesItsOwn) {
   ASSERT_NE(shared, nullptr);
   const Case c{'N', 'N', 40, 30, 50, 1.0, 0.5, 1};
   const Problem<double> p = problem<double>(c, 900);
-  gemm::Feed<double> feed(&s[0].rt->cl(), shared->slots, opencl::SharedStaging::kSlotBytes, 2);
-  ASSERT_TRUE(feed.working());
-  // Device 0 offers pieces of another matrix, then stops.
+  // Device 0 offers pieces of another matrix, then stops. The matrix outlives the feed, whose
+  // workers may still be copying from it until the feed is destroyed.
   std::vector<double> other(std::size_t(c.k) * c.n);
   std::vector<gemm::Piece<double>> others;
   gemm::split<double>(other.data(), c.k, c.k, c.n, nullptr, c.k, 0, 0, 100, others);
+  gemm::Feed<double> feed(&s[0].rt->cl(), shared->slots, opencl::SharedStaging::kSlotBytes, 2);
+  ASSERT_TRUE(feed.working());
   std::vector<const gemm::Piece<double>*> offered;
   for (const gemm::Piece<double>& piece : others) offered.push_back(&piece);
   ASSERT_TRUE(feed.offer(0, offered));
