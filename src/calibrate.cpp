@@ -160,8 +160,8 @@ void time_syrk(SyrkFn<T>* syrk, FallbackRates& rates, Progress& progress) {
 }
 
 template <class T>
-void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, int size, int width,
-             HostFigures& figures, Progress& progress) {
+void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, Geqp3Fn<T>* geqp3,
+             int size, int width, HostFigures& figures, Progress& progress) {
   FallbackRates& rates = figures.rates;
   const Tall shape = tall(size, width);
   const int p = precision_index<T>;
@@ -225,6 +225,21 @@ void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, int size, 
   rates.ormqr[size][width][p] =
       gflops(d ? Routine::dormqr : Routine::sormqr, Shape{m, c_cols, n, 'L', 'T'}, apply);
   step("ormqr");
+  // Pivoted QR, once: it takes about three times xGEQRF's time in reference LAPACK (up to 12 s
+  // at the large size and 256 columns), and xGEQRF's runs have warmed the threads and pages.
+  // A fallback without xGEQP3 leaves its rate unmeasured.
+  if (geqp3) {
+    std::vector<int> jpvt(tau.size());
+    const double pivoted = best_seconds(
+        [&] {
+          a = a0;
+          std::fill(jpvt.begin(), jpvt.end(), 0);
+        },
+        [&] { geqp3(&m, &n, a.data(), &m, jpvt.data(), tau.data(), work.data(), &lwork, &info); },
+        0, 1);
+    rates.geqp3[size][width][p] = gflops(d ? Routine::dgeqp3 : Routine::sgeqp3, Shape{m, n}, pivoted);
+  }
+  step("geqp3");
 }
 
 // One CPU TSQR call as the route makes it (the fallback's thread count, the fallback's geqrf for
@@ -342,7 +357,7 @@ double cpu_tsqr_first_call_seconds(GeqrfFn<double>* geqrf) {
 SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   using namespace switchyard;
   HostFigures figures = calibration().figures;  // start-ups stay as they were where none runs
-  Progress progress(progress_out, 18 + 8 * kQrSizeCount * kQrWidthCount);
+  Progress progress(progress_out, 18 + 10 * kQrSizeCount * kQrWidthCount);
   {
     // The device start-ups first, each in a child of this process, which starts none.
     const int m = kNarrow.rows, n = kNarrow.cols, lwork = 1, k = kSquare;
@@ -378,8 +393,8 @@ SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   progress.step("cpu TSQR call");
   for (int size = 0; size < kQrSizeCount; ++size) {
     for (int width = 0; width < kQrWidthCount; ++width) {
-      time_qr(f.dgeqrf, f.dorgqr, f.dormqr, size, width, figures, progress);
-      time_qr(f.sgeqrf, f.sorgqr, f.sormqr, size, width, figures, progress);
+      time_qr(f.dgeqrf, f.dorgqr, f.dormqr, f.dgeqp3, size, width, figures, progress);
+      time_qr(f.sgeqrf, f.sorgqr, f.sormqr, f.sgeqp3, size, width, figures, progress);
     }
   }
   std::string error;

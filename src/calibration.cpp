@@ -74,6 +74,12 @@ std::vector<std::pair<std::string, double*>> fields(HostFigures& f) {
   for (int z = 0; z < kQrSizeCount; ++z) {
     for (int w = 0; w < kQrWidthCount; ++w) {
       const std::string at = "_" + std::to_string(kQrWidths[w]) + (z == 0 ? "_small" : "_large");
+      rates("geqp3" + at, r.geqp3[z][w]);
+    }
+  }
+  for (int z = 0; z < kQrSizeCount; ++z) {
+    for (int w = 0; w < kQrWidthCount; ++w) {
+      const std::string at = "_" + std::to_string(kQrWidths[w]) + (z == 0 ? "_small" : "_large");
       rates("cpu_tsqr" + at, f.cpu_tsqr.geqrf[z][w]);
     }
   }
@@ -86,6 +92,12 @@ std::vector<std::pair<std::string, double*>> fields(HostFigures& f) {
 
 bool is_rate(const std::string& field) {
   return field.size() > 7 && field.compare(field.size() - 7, 7, "_gflops") == 0;
+}
+
+// The fields a file may leave out, all together: xGEQP3's rates (calibration.hpp), which files
+// written before they were measured lack, and which are 0 when not measured.
+bool optional_field(const std::string& field) {
+  return field.find("geqp3_") != std::string::npos;
 }
 
 HostFigures scaled(HostFigures f, double factor) {
@@ -159,7 +171,9 @@ HostFigures between(HostFigures few_set, int few, HostFigures many_set, int many
   for (std::size_t i = 0; i < to.size(); ++i) {
     const std::string& name = to[i].first;
     double& value = *to[i].second;
-    if (is_rate(name)) {
+    if (is_rate(name) && !(value > 0.0 && *from[i].second > 0.0)) {
+      value = 0.0;  // not measured on both hosts
+    } else if (is_rate(name)) {
       value = rate_at(few, *from[i].second, many, value, threads, 0.0, 1.0);
     } else if (name.rfind("cpu_tsqr_", 0) == 0) {
       value = std::max(value, *from[i].second);
@@ -261,6 +275,7 @@ std::string format_figures(const std::string& library, int threads, const HostFi
   text += "library " + library + "\nthreads " + std::to_string(threads) + "\n";
   HostFigures f = figures;
   for (const auto& [name, value] : fields(f)) {
+    if (optional_field(name) && !(*value > 0.0)) continue;  // not measured
     char line[96];
     std::snprintf(line, sizeof line, "%s %.6g\n", name.c_str(), *value);
     text += line;
@@ -299,7 +314,16 @@ bool parse_figures(const std::string& text, const std::string& library, int thre
     seen[std::size_t(field - expected.begin())] = true;
   }
   if (!library_matches || !threads_match) return false;
-  if (std::find(seen.begin(), seen.end(), false) != seen.end()) return false;
+  std::size_t optional = 0, optional_seen = 0;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (optional_field(expected[i].first)) {
+      ++optional;
+      optional_seen += seen[i] ? 1 : 0;
+    } else if (!seen[i]) {
+      return false;
+    }
+  }
+  if (optional_seen != 0 && optional_seen != optional) return false;
   figures = parsed;
   return true;
 }
@@ -366,14 +390,19 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
     case Routine::dgeqrf:
     case Routine::psgeqrf:
     case Routine::pdgeqrf:
-    // xGEQP3 is weighed as the xGEQRF of its shape, a bound its time never goes below: it does
-    // the same flops, half of them in matrix-vector products where xGEQRF's are all in
-    // blocked updates, and updates the column norms besides. Its own rate is not calibrated,
-    // so a route is taken only where it beats the fallback's xGEQRF.
-    case Routine::sgeqp3:
-    case Routine::dgeqp3:
       gflops = qr_rate_at(rates.geqrf, p, s.n, double(s.m) * double(s.n));
       break;
+    // xGEQP3 at its own rate where measured, never faster than the xGEQRF of its shape: it does
+    // the same flops, half of them in matrix-vector products where xGEQRF's are all in blocked
+    // updates, and updates the column norms besides. Where not measured it is weighed as that
+    // xGEQRF, so a route is taken only where it beats the fallback's xGEQRF.
+    case Routine::sgeqp3:
+    case Routine::dgeqp3: {
+      const double elements = double(s.m) * double(s.n);
+      gflops = qr_rate_at(rates.geqrf, p, s.n, elements);
+      if (geqp3_measured(rates, p)) gflops = std::min(gflops, qr_rate_at(rates.geqp3, p, s.n, elements));
+      break;
+    }
     case Routine::sorgqr:
     case Routine::dorgqr:
       gflops = qr_rate_at(rates.orgqr, p, s.k, double(s.m) * double(s.k));

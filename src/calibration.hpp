@@ -56,7 +56,25 @@ struct FallbackRates {
   double geqrf[kQrSizeCount][kQrWidthCount][2];
   double orgqr[kQrSizeCount][kQrWidthCount][2];
   double ormqr[kQrSizeCount][kQrWidthCount][2];
+  // Pivoted QR at the same points, in xGEQRF's flops; 0 where not measured (a calibration file
+  // written before they were, a shipped set without them): then xGEQP3 is weighed as the xGEQRF
+  // of its shape, a bound its time never goes below. Half of its flops are matrix-vector
+  // products, one pass over the trailing matrix per column, so how far it falls behind xGEQRF
+  // depends on the library and the host: on a 2-core AVX2 host, reference LAPACK ran both at
+  // 1.5 to 2 GFLOP/s; OpenBLAS on 16 threads took 1.4-1.5 s for dgeqp3 on 2^22 x 32
+  // (docs/qr-pivoted.md), where its dgeqrf takes about 1 s.
+  double geqp3[kQrSizeCount][kQrWidthCount][2];
 };
+
+// Whether `rates` holds xGEQP3's own rates in precision p ([0] double, [1] single).
+inline bool geqp3_measured(const FallbackRates& rates, int p) {
+  for (const auto& at_size : rates.geqp3) {
+    for (const auto& at_width : at_size) {
+      if (!(at_width[p] > 0.0)) return false;
+    }
+  }
+  return true;
+}
 
 // Switchyard's own CPU TSQR (tsqr/cpu_tsqr.hpp) on this host, run on fallback_threads() threads:
 // its GFLOP/s, counted in xGEQRF's flops, at each of kQrSizes and kQrWidths ([0] double, [1]

@@ -20,7 +20,7 @@ HostFigures sample_figures() {
     (*rates)[0] = value++;
     (*rates)[1] = value++;
   }
-  for (auto* qr : {&f.rates.geqrf, &f.rates.orgqr, &f.rates.ormqr}) {
+  for (auto* qr : {&f.rates.geqrf, &f.rates.orgqr, &f.rates.ormqr, &f.rates.geqp3}) {
     for (auto& size : *qr) {
       for (auto& width : size) width[0] = value++, width[1] = value++;
     }

@@ -491,6 +491,29 @@ TEST(FallbackSpeed, QrRunsFasterWhenWider) {
             1.9 * fallback_seconds(r, Routine::dormqr, apply));
 }
 
+// Pivoted QR goes at its own measured rate, never faster than the xGEQRF of its shape; where its
+// rates are not all measured, as that xGEQRF.
+TEST(FallbackSpeed, PivotedQrAtItsOwnRateNeverBelowTheQrOfItsShape) {
+  FallbackRates r = one_gflops();
+  r.gemm_square[0] = r.gemm_square[1] = 100.0;
+  const Shape s{1 << 16, 32};
+  const auto seconds = [&](Routine routine) { return fallback_seconds(r, routine, s); };
+  const double qr = seconds(Routine::dgeqrf);
+  EXPECT_DOUBLE_EQ(seconds(Routine::dgeqp3), qr) << "not measured";
+  const auto set = [&](int p, double gflops) {
+    for (auto& at_size : r.geqp3) {
+      for (auto& at_width : at_size) at_width[p] = gflops;
+    }
+  };
+  set(0, 0.25);
+  EXPECT_NEAR(seconds(Routine::dgeqp3), 4.0 * qr, 1e-12 * qr);
+  EXPECT_DOUBLE_EQ(seconds(Routine::sgeqp3), seconds(Routine::sgeqrf)) << "single not measured";
+  r.geqp3[1][3][0] = 0.0;
+  EXPECT_DOUBLE_EQ(seconds(Routine::dgeqp3), qr) << "one rate missing";
+  set(0, 4.0);
+  EXPECT_DOUBLE_EQ(seconds(Routine::dgeqp3), qr) << "never faster than dgeqrf";
+}
+
 // And it goes by the matrix's size: the rate measured in the caches (2^22 elements) up to it,
 // the law through the two sizes up to 2^25, and beyond, that law while it falls.
 TEST(FallbackSpeed, QrRunsSlowerOutOfTheCaches) {
@@ -552,6 +575,35 @@ TEST(CalibrationFile, RoundTripsAndRejectsAnythingElse) {
       << "a repeated field";
   EXPECT_FALSE(parse_figures(text + "gpu_speed 7\n", "/usr/lib/liblapack.so.3", 16, back))
       << "an unknown field";
+}
+
+// xGEQP3's rates go into the file when measured, and a file may leave them all out (one written
+// before they were measured), not some of them.
+TEST(CalibrationFile, PivotedQrRatesAreAllThereOrNone) {
+  HostFigures f;
+  f.rates = one_gflops();
+  f.cpu_tsqr = cpu_tsqr_at(2.0);
+  f.cuda_start_s = 0.41;
+  f.opencl_start_s = 1.9;
+  const std::string library = "/usr/lib/liblapack.so.3";
+  const std::string without = format_figures(library, 16, f);
+  EXPECT_EQ(without.find("geqp3"), std::string::npos) << without;
+  HostFigures back;
+  ASSERT_TRUE(parse_figures(without, library, 16, back));
+  EXPECT_FALSE(geqp3_measured(back.rates, 0));
+  for (auto& at_size : f.rates.geqp3) {
+    for (auto& at_width : at_size) at_width[0] = 0.5, at_width[1] = 0.75;
+  }
+  f.rates.geqp3[1][1][0] = 0.375;
+  const std::string with = format_figures(library, 16, f);
+  EXPECT_NE(with.find("dgeqp3_32_large_gflops 0.375\n"), std::string::npos) << with;
+  ASSERT_TRUE(parse_figures(with, library, 16, back));
+  EXPECT_TRUE(geqp3_measured(back.rates, 0) && geqp3_measured(back.rates, 1));
+  EXPECT_DOUBLE_EQ(back.rates.geqp3[1][1][0], 0.375);
+  std::string some = with;
+  const std::string line = "dgeqp3_32_large_gflops 0.375\n";
+  some.erase(some.find(line), line.size());
+  EXPECT_FALSE(parse_figures(some, library, 16, back)) << "one of them missing";
 }
 
 }  // namespace
