@@ -160,8 +160,8 @@ void time_syrk(SyrkFn<T>* syrk, FallbackRates& rates, Progress& progress) {
 }
 
 template <class T>
-void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, Geqp3Fn<T>* geqp3,
-             int size, int width, HostFigures& figures, Progress& progress) {
+void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, Geqp3Fn<T>* geqp3, int size,
+             int width, HostFigures& figures, Progress& progress) {
   FallbackRates& rates = figures.rates;
   const Tall shape = tall(size, width);
   const int p = precision_index<T>;
@@ -237,7 +237,8 @@ void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, Geqp3Fn<T>
         },
         [&] { geqp3(&m, &n, a.data(), &m, jpvt.data(), tau.data(), work.data(), &lwork, &info); },
         0, 1);
-    rates.geqp3[size][width][p] = gflops(d ? Routine::dgeqp3 : Routine::sgeqp3, Shape{m, n}, pivoted);
+    rates.geqp3[size][width][p] =
+        gflops(d ? Routine::dgeqp3 : Routine::sgeqp3, Shape{m, n}, pivoted);
   }
   step("geqp3");
 }

@@ -96,9 +96,7 @@ bool is_rate(const std::string& field) {
 
 // The fields a file may leave out, all together: xGEQP3's rates (calibration.hpp), which files
 // written before they were measured lack, and which are 0 when not measured.
-bool optional_field(const std::string& field) {
-  return field.find("geqp3_") != std::string::npos;
-}
+bool optional_field(const std::string& field) { return field.find("geqp3_") != std::string::npos; }
 
 HostFigures scaled(HostFigures f, double factor) {
   for (const auto& [name, value] : fields(f)) {
@@ -242,6 +240,11 @@ Calibration shipped_figures(const std::string& library, int threads) {
 }  // namespace
 
 Calibration shipped_calibration(const std::string& library, int threads, int kernel_level) {
+  if (kind_of(library) == Kind::reference && threads == kSmallHostThreads &&
+      kernel_level == shipped::kSmallAvx2HostKernelLevel) {
+    return {shipped::kReferenceSmallAvx2Host, true, true,
+            "shipped: reference BLAS/LAPACK, 2 threads, on a 2-core AVX2 host"};
+  }
   Calibration c = shipped_figures(library, threads);
   adjust_to_kernel_level(c, kernel_level);
   return c;
@@ -400,7 +403,9 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
     case Routine::dgeqp3: {
       const double elements = double(s.m) * double(s.n);
       gflops = qr_rate_at(rates.geqrf, p, s.n, elements);
-      if (geqp3_measured(rates, p)) gflops = std::min(gflops, qr_rate_at(rates.geqp3, p, s.n, elements));
+      if (geqp3_measured(rates, p)) {
+        gflops = std::min(gflops, qr_rate_at(rates.geqp3, p, s.n, elements));
+      }
       break;
     }
     case Routine::sorgqr:

@@ -6,12 +6,13 @@
 
 namespace switchyard::shipped {
 
-// The CPU TSQR's rates below are those of its AVX-512 kernels (tsqr::kernel_level() 4): the
-// 2-core host's CPU has AVX-512, and the H200 host's Xeon is taken to have it too (its level was
-// not recorded), so that a CPU without it is never given the faster figures. On a 2-core AVX2
-// host (AMD EPYC, Zen 3), `switchyard calibrate` with reference LAPACK measured the CPU TSQR's
-// 16 rates (two precisions, two sizes, four widths) at 0.33 to 0.56 of the 2-core AVX-512
-// host's below, 0.42 their median: a rate is scaled by 0.4 for each level below 4.
+// The CPU TSQR's rates below, but the 2-core AVX2 host's at the end, are those of its AVX-512
+// kernels (tsqr::kernel_level() 4): the first 2-core host's CPU has AVX-512, and the H200 host's
+// Xeon is taken to have it too (its level was not recorded), so that a CPU without it is never
+// given the faster figures. On a 2-core AVX2 host (AMD EPYC, Zen 3), `switchyard calibrate`
+// with reference LAPACK measured the CPU TSQR's 16 rates (two precisions, two sizes, four
+// widths) at 0.33 to 0.56 of the 2-core AVX-512 host's below, 0.42 their median: a rate is
+// scaled by 0.4 for each level below 4, where no set of that level is shipped.
 inline constexpr int kShippedKernelLevel = 4;
 inline constexpr double kAvx2KernelShare = 0.4;
 
@@ -114,5 +115,38 @@ inline constexpr HostFigures kOpenBlasSmallHost{
      0.0011},
     0.23,
     0.27};
+
+// A 2-core AVX2 host (AMD EPYC, no AVX-512), about half as fast as the one above in reference
+// BLAS, with Debian's reference BLAS/LAPACK 3.11 (2026-11-28). Its CPU TSQR's rates are of the
+// AVX2 kernels, kSmallAvx2HostKernelLevel, and reference LAPACK on 2 threads on a CPU running
+// them takes this set in place of the one above scaled by kAvx2KernelShare: that scaled set put
+// the CPU TSQR at 2^18 x 32 at 1.9 times reference dgeqrf's speed on such a host, short of the
+// twice an uncertain set needs, where it ran 4.6 to 5.3 times as fast. OpenBLAS there keeps the
+// scaled set: taken as certain, the same host's OpenBLAS figures sent calls to the CPU TSQR
+// where the two run about as fast, and lost (docs/router.md). Its OpenCL device was PoCL on
+// the CPU, so its start-ups are the H200 host's.
+inline constexpr int kSmallAvx2HostKernelLevel = 3;
+inline constexpr HostFigures kReferenceSmallAvx2Host{
+    {{3.96, 4.78},
+     {1.92, 2.07},
+     {1.96, 2.07},
+     {2.5, 3.83},
+     {4.87, 5.22},
+     {1.82, 1.62},
+     {1.9, 1.47},
+     {{{1.54, 1.84}, {2.05, 2.6}, {1.73, 2.33}, {1.53, 2.31}},
+      {{1.59, 2.01}, {1.62, 2.57}, {1.74, 2.4}, {1.76, 2.36}}},
+     {{{2.11, 3.15}, {2.05, 2.61}, {1.76, 2.42}, {1.95, 2.51}},
+      {{1.57, 2.58}, {1.65, 2.66}, {1.89, 2.54}, {1.79, 2.36}}},
+     {{{1.64, 2.47}, {1.76, 2.63}, {1.34, 2.0}, {1.57, 1.9}},
+      {{1.69, 2.41}, {1.85, 2.39}, {1.19, 1.87}, {1.38, 1.92}}},
+     {{{1.08, 1.99}, {1.89, 2.21}, {1.54, 2.26}, {1.84, 2.34}},
+      {{1.48, 1.34}, {1.64, 2.04}, {1.69, 2.52}, {1.69, 2.31}}}},
+    {{{{4.45, 8.61}, {10.1, 21.2}, {10.8, 22.6}, {6.27, 15.0}},
+      {{4.95, 10.4}, {10.3, 22.1}, {12.5, 29.7}, {9.57, 19.6}}},
+     0.000843,
+     0.00148},
+    0.23,
+    0.28};
 
 }  // namespace switchyard::shipped

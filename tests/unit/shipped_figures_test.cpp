@@ -58,11 +58,11 @@ TEST(ShippedFigures, AnUnknownLibraryIsTakenAsFastAsOpenBlasOnSixteenThreads) {
 }
 
 // Without AVX-512 the CPU TSQR's rates are scaled down by the measured share per level, and
-// uncertain; the fallback's are not touched.
+// uncertain, where no set of that level is shipped; the fallback's are not touched.
 TEST(ShippedFigures, LowerKernelLevelsScaleTheCpuTsqrDown) {
-  const Calibration avx512 = figures_of("/opt/f/libopenblas.so.0", 2);
-  const Calibration avx2 = shipped_calibration("/opt/f/libopenblas.so.0", 2, 3);
-  const Calibration baseline = shipped_calibration("/opt/f/libopenblas.so.0", 2, 1);
+  const Calibration avx512 = figures_of("/opt/f/libopenblas.so.0", 16);
+  const Calibration avx2 = shipped_calibration("/opt/f/libopenblas.so.0", 16, 3);
+  const Calibration baseline = shipped_calibration("/opt/f/libopenblas.so.0", 16, 1);
   const double share = shipped::kAvx2KernelShare;
   ASSERT_LT(share, 1.0);
   EXPECT_DOUBLE_EQ(avx2.figures.cpu_tsqr.geqrf[1][2][0],
@@ -75,6 +75,29 @@ TEST(ShippedFigures, LowerKernelLevelsScaleTheCpuTsqrDown) {
   EXPECT_FALSE(avx2.cpu_tsqr_certain);
   EXPECT_TRUE(avx2.certain);  // the fallback's own figures stay as measured
   EXPECT_NE(avx2.source.find("AVX2 kernels (uncalibrated)"), std::string::npos) << avx2.source;
+}
+
+// Reference LAPACK on 2 threads, on a CPU running the AVX2 kernels, takes the 2-core AVX2
+// host's set, certain, its CPU TSQR's rates as measured there; other libraries, levels and
+// thread counts do not.
+TEST(ShippedFigures, TwoThreadsOnAnAvx2CpuTakeTheAvx2HostsSet) {
+  const int avx2 = shipped::kSmallAvx2HostKernelLevel;
+  const Calibration reference = shipped_calibration("/opt/g/lapack/liblapack.so.3", 2, avx2);
+  EXPECT_TRUE(reference.certain);
+  EXPECT_TRUE(reference.cpu_tsqr_certain);
+  EXPECT_EQ(reference.figures.rates.geqrf[0][1][0],
+            shipped::kReferenceSmallAvx2Host.rates.geqrf[0][1][0]);
+  EXPECT_EQ(reference.figures.cpu_tsqr.geqrf[1][1][0],
+            shipped::kReferenceSmallAvx2Host.cpu_tsqr.geqrf[1][1][0]);
+  EXPECT_TRUE(geqp3_measured(reference.figures.rates, 0));
+  EXPECT_NE(reference.source.find("2-core AVX2 host"), std::string::npos) << reference.source;
+  const Calibration openblas = shipped_calibration("/opt/g/libopenblas.so.0", 2, avx2);
+  EXPECT_FALSE(openblas.cpu_tsqr_certain);
+  EXPECT_EQ(openblas.figures.rates.gemm_square[0],
+            shipped::kOpenBlasSmallHost.rates.gemm_square[0]);
+  EXPECT_FALSE(shipped_calibration("/opt/g/lapack/liblapack.so.3", 4, avx2).cpu_tsqr_certain);
+  EXPECT_EQ(shipped_calibration("/opt/g/lapack/liblapack.so.3", 2, 4).figures.rates.gemm_square[0],
+            shipped::kReferenceSmallHost.rates.gemm_square[0]);
 }
 
 }  // namespace
