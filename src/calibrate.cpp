@@ -225,7 +225,7 @@ void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, Geqp3Fn<T>
   rates.ormqr[size][width][p] =
       gflops(d ? Routine::dormqr : Routine::sormqr, Shape{m, c_cols, n, 'L', 'T'}, apply);
   step("ormqr");
-  // Pivoted QR, once: it takes about three times xGEQRF's time in reference LAPACK (up to 12 s
+  // Pivoted QR, once: it takes at least xGEQRF's time (reference LAPACK on a 2-core host: 10 s
   // at the large size and 256 columns), and xGEQRF's runs have warmed the threads and pages.
   // A fallback without xGEQP3 leaves its rate unmeasured.
   if (geqp3) {
