@@ -10,6 +10,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -341,11 +342,23 @@ double later_start(const std::function<double()>& measure) {
 
 // What the first CPU TSQR call of a process costs beyond later ones, in a child process of this
 // one, which has run none: its first 131072 x 32 call less the best of three later ones, as
-// later_start takes it over fresh processes.
-double cpu_tsqr_first_call_seconds(GeqrfFn<double>* geqrf) {
-  return later_start([geqrf] {
+// later_start takes it over fresh processes. Right before it the child runs a product in the
+// fallback, as a program that has loaded or just used its BLAS finds it: a threaded BLAS's idle
+// threads spin for a while after they start and after each call, and on a 2-core host
+// OpenBLAS's took a core from the CPU TSQR's first call, 46-63 ms against 26-43 for later ones
+// (docs/routing.md). A forked child has none of them running until then.
+double cpu_tsqr_first_call_seconds(GeqrfFn<double>* geqrf, GemmFn<double>* gemm) {
+  return later_start([geqrf, gemm] {
     CpuTsqrCall call(geqrf, kNarrow.rows, kNarrow.cols);
+    const int n = kSquare / 2;  // a product a threaded BLAS runs on its threads
+    const std::vector<double> a = random_matrix<double>(std::size_t(n) * n);
+    std::vector<double> c(a.size());
+    const double one = 1.0, zero = 0.0;
+    gemm("N", "N", &n, &n, &n, &one, a.data(), &n, a.data(), &n, &zero, c.data(), &n, 1, 1);
     const double first = call();
+    // The later calls once those threads sleep (OpenBLAS's spin about 0.1 s), as a program's
+    // repeated calls find them, which the CPU TSQR's rates were measured with.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     double later = 1e300;
     for (int i = 0; i < 3; ++i) later = std::min(later, call());
     return first < 0.0 || later < 0.0 ? 0.0 : std::max(0.0, first - later);
@@ -384,7 +397,7 @@ SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   const Fallback& f = fallback();
   // The CPU TSQR's first call too, before this process runs one. The file takes positive
   // figures only; a tenth of a millisecond is no cost to the router.
-  figures.cpu_tsqr.first_call_s = std::max(1e-4, cpu_tsqr_first_call_seconds(f.dgeqrf));
+  figures.cpu_tsqr.first_call_s = std::max(1e-4, cpu_tsqr_first_call_seconds(f.dgeqrf, f.dgemm));
   progress.step("CPU TSQR first call");
   time_gemm(f.dgemm, figures.rates, progress);
   time_gemm(f.sgemm, figures.rates, progress);
