@@ -69,11 +69,6 @@ std::vector<std::pair<std::string, double*>> fields(HostFigures& f) {
       rates("geqrf" + at, r.geqrf[z][w]);
       rates("orgqr" + at, r.orgqr[z][w]);
       rates("ormqr" + at, r.ormqr[z][w]);
-    }
-  }
-  for (int z = 0; z < kQrSizeCount; ++z) {
-    for (int w = 0; w < kQrWidthCount; ++w) {
-      const std::string at = "_" + std::to_string(kQrWidths[w]) + (z == 0 ? "_small" : "_large");
       rates("geqp3" + at, r.geqp3[z][w]);
     }
   }
@@ -169,10 +164,9 @@ HostFigures between(HostFigures few_set, int few, HostFigures many_set, int many
   for (std::size_t i = 0; i < to.size(); ++i) {
     const std::string& name = to[i].first;
     double& value = *to[i].second;
-    if (is_rate(name) && !(value > 0.0 && *from[i].second > 0.0)) {
-      value = 0.0;  // not measured on both hosts
-    } else if (is_rate(name)) {
-      value = rate_at(few, *from[i].second, many, value, threads, 0.0, 1.0);
+    if (is_rate(name)) {
+      const bool measured = value > 0.0 && *from[i].second > 0.0;  // else 0: not measured
+      value = measured ? rate_at(few, *from[i].second, many, value, threads, 0.0, 1.0) : 0.0;
     } else if (name.rfind("cpu_tsqr_", 0) == 0) {
       value = std::max(value, *from[i].second);
     }
