@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "gemm/row_blocks.hpp"
 #include "gemm/split_k.hpp"
 
 namespace switchyard::gemm {
@@ -52,8 +53,12 @@ double device_seconds(const CostModel& model, std::size_t element_size, const Sh
   const double b_up = s.same_operand ? 0 : e * k * n / link;
   // With beta = 0, C only comes down.
   const double c_up = s.reads_c ? e * m * n / link : 0;
-  const double overlapped = std::max(b_up + c_up, 2 * m * n * k / rate);
-  return model.launch_s + e * m * k / link + overlapped + e * m * n / (8 * link);
+  // op(A) goes up in row blocks: the kernels wait for the first, the others go up under them.
+  const double blocks = s.same_operand ? 1 : row_blocks_for(s.m, s.k, element_size);
+  const double a_up = e * m * k / link;
+  const double overlapped =
+      std::max(a_up * (blocks - 1) / blocks + b_up + c_up, 2 * m * n * k / rate);
+  return model.launch_s + a_up / blocks + overlapped + e * m * n / (8 * link);
 }
 
 }  // namespace switchyard::gemm

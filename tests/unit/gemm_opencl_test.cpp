@@ -216,14 +216,24 @@ TEST(GemmTuningDatabase, ShippedEntryForPoclAndGenericOtherwise) {
 
 TEST(GemmCostModel, TransfersAndOccupancySetTheTime) {
   const gemm::CostModel h200 = gemm::cost_model("NVIDIA H200", 30000.0, 128, 64);
-  // 8192^3: the kernel's flops dominate, at about its rate.
-  const double square = gemm::device_seconds(h200, 8, Shape{8192, 8192, 8192, 'N', 'N'});
-  EXPECT_GT(square, 2.0 * 8192.0 * 8192 * 8192 / 30000e9);
-  EXPECT_LT(square, 0.2);
   // An outer product moves 8192^2 elements up and back for almost no flops, over a link of
   // h200.link_gbs (40 GB/s).
   const double link = h200.link_gbs * 1e9;
   EXPECT_DOUBLE_EQ(h200.link_gbs, 40.0);
+  // 8192^3 with beta = 0: the kernel's flops dominate, at its rate, after the first of op(A)'s
+  // four row blocks has gone up; the other blocks and op(B) go up under the kernels.
+  Shape cube{8192, 8192, 8192, 'N', 'N'};
+  cube.reads_c = false;
+  const double square = gemm::device_seconds(h200, 8, cube);
+  const double matrix_up = 8.0 * 8192 * 8192 / link;
+  EXPECT_NEAR(square,
+              h200.launch_s + matrix_up / 4 + 2.0 * 8192.0 * 8192 * 8192 / 30000e9 + matrix_up / 8,
+              1e-9);
+  // A product bound by its transfers (A, B and C up, C down) pays for all of op(A) all the
+  // same.
+  const double long_k = gemm::device_seconds(h200, 8, Shape{16384, 256, 16384, 'N', 'N'});
+  EXPECT_NEAR(long_k,
+              h200.launch_s + 8.0 * (16384.0 * 16384 + 16384.0 * 256 * (2 + 1.0 / 8)) / link, 1e-9);
   const double outer = gemm::device_seconds(h200, 8, Shape{8192, 8192, 4, 'N', 'N'});
   EXPECT_GT(outer, 8.0 * 8192 * 8192 / link);
   // A 64 x 64 C is one tile, but split-K gives it every unit: the time is A and B going up.
@@ -310,7 +320,8 @@ void check_case(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c, unsi
                 gemm::describe(kernels.params) +
                     (plan ? " panels of " + std::to_string(plan->panel_cols) +
                                 " columns, pieces of " + std::to_string(plan->piece_bytes) +
-                                " bytes, " + std::to_string(plan->slices) + " slices"
+                                " bytes, " + std::to_string(plan->slices) + " slices, " +
+                                std::to_string(plan->row_blocks) + " row blocks"
                           : std::string()));
 }
 
@@ -435,8 +446,13 @@ void check_streamed(const char* text) {
   ASSERT_NE(variant.kernels, nullptr) << variant.error;
   opencl::Runtime* rt = variant.rt;
   gemm::Kernels* kernels = variant.kernels;
-  const gemm::StreamPlan plans[] = {
-      {1, 7 * sizeof(T)}, {5, 40 * sizeof(T)}, {13, 1000 * sizeof(T)}};
+  // The last three cut op(A) into row blocks: more blocks than panels, as many, fewer.
+  const gemm::StreamPlan plans[] = {{1, 7 * sizeof(T)},
+                                    {5, 40 * sizeof(T)},
+                                    {13, 1000 * sizeof(T)},
+                                    {64, 40 * sizeof(T), 0, 0, 3},
+                                    {13, 40 * sizeof(T), 0, 0, 3},
+                                    {5, 7 * sizeof(T), 0, 0, 2}};
   const Case shapes[] = {{'N', 'N', 37, 29, 19, 1.0, 0.0, 3},
                          {'N', 'N', 67, 11, 45, -0.7, 0.5, 2},
                          {'N', 'N', 3, 17, 2, 2.0, 1.0, 5},
@@ -452,6 +468,30 @@ void check_streamed(const char* text) {
 TEST(GemmOpenCl, StreamedPanelsAndPiecesDouble) { check_streamed<double>(kVariants[0]); }
 
 TEST(GemmOpenCl, StreamedPanelsAndPiecesFloat) { check_streamed<float>(kVariants[1]); }
+
+// The device's chosen kernels on a product streamed in row blocks of op(A), tall enough that
+// it does not go to the in-place kernels (which read op(A) whole), every transpose.
+TEST(GemmOpenCl, ChosenEntryInRowBlocks) {
+  opencl::Runtime* rt = device();
+  if (!rt) GTEST_SKIP() << "no OpenCL device";
+  const gemm::Selection s = gemm::select(rt->device(), Precision::f64);
+  std::string error;
+  gemm::Kernels* kernels = gemm::kernels_for(*rt, s.entry.params, error);
+  ASSERT_NE(kernels, nullptr) << error;
+  const gemm::StreamPlan plan{512, std::size_t(1) << 18, 0, 0, 3};
+  int m = 256;
+  while (gemm::takes_inplace(*kernels, m, plan.panel_cols)) m *= 2;
+  const Case shape{'N', 'N', m + 37, 1100, 129, -0.5, 0.25, 4};
+  unsigned seed = 1300;
+  const gemm::StreamPlan plans[] = {plan};
+  const Case shapes[] = {shape};
+  for_each_streamed(plans, shapes, [&](const gemm::StreamPlan& p, const Case& c) {
+    ASSERT_EQ(
+        gemm::stream_row_blocks(*kernels, p, c.m, c.n, c.k, true, false, sizeof(double)).count, 3);
+    poison<double>(*rt);
+    check_case<double>(*rt, *kernels, c, seed += 3, &p);
+  });
+}
 
 // ---- A streamed call that fails part-way ----------------------------------
 //
@@ -474,25 +514,46 @@ int piece_count(int rows, int cols, int elems) {
 }
 
 // The transfers of a case under a plan: panels of C, the upload pieces
-// before each panel's kernels, and the download pieces, in transfer order.
+// before each panel is complete, and the download pieces, in transfer order.
+// Row blocks of op(A) go up as gemm_streamed orders them: A0, B0, A1, B1, ...
+// then the rest of the more numerous, and a panel is complete once both its
+// own stage and the last row block are up.
 struct Transfers {
   int m, width, elems, panels;
-  int a_pieces;  // uploaded before any panel
-  std::vector<int> uploads_before;  // [j]: pieces uploaded up to panel j's kernels
+  int a_pieces;                       // uploaded before any panel: row block 0 of op(A)
+  std::vector<int> uploads_before;    // [j]: pieces uploaded up to panel j's last products
   std::vector<int> downloads_before;  // [j]: download pieces of the panels before j
 
-  Transfers(const Case& c, const gemm::StreamPlan& plan, std::size_t element_bytes)
+  Transfers(const gemm::Kernels& kernels, const Case& c, const gemm::StreamPlan& plan,
+            std::size_t element_bytes)
       : m(c.m), width(plan.panel_cols), elems(int(plan.piece_bytes / element_bytes)) {
     panels = (c.n + width - 1) / width;
     const bool product = c.alpha != 0 && c.k > 0;
-    a_pieces = product ? piece_count(c.ta == 'N' ? c.m : c.k, c.ta == 'N' ? c.k : c.m, elems) : 0;
-    int up = a_pieces;
-    int down = 0;
+    const gemm::RowBlocks blocks =
+        gemm::stream_row_blocks(kernels, plan, c.m, c.n, c.k, product, false, element_bytes);
+    const auto block_pieces = [&](int r) {
+      const int rows = std::min(blocks.rows, c.m - r * blocks.rows);
+      return product ? piece_count(c.ta == 'N' ? rows : c.k, c.ta == 'N' ? c.k : rows, elems) : 0;
+    };
+    a_pieces = block_pieces(0);
+    int up = 0, down = 0, all_blocks_up = 0;
+    std::vector<int> panel_up(
+        static_cast<std::size_t>(panels));  // pieces up to and with panel j's stage
+    for (int i = 0; i < std::max(blocks.count, panels); ++i) {
+      if (i < blocks.count) {
+        up += block_pieces(i);
+        if (i + 1 == blocks.count) all_blocks_up = up;
+      }
+      if (i < panels) {
+        const int nj = std::min(width, c.n - i * width);
+        if (product) up += piece_count(c.tb == 'N' ? c.k : nj, c.tb == 'N' ? nj : c.k, elems);
+        if (c.beta != 0) up += piece_count(c.m, nj, elems);
+        panel_up[i] = up;
+      }
+    }
     for (int j = 0; j < panels; ++j) {
       const int nj = std::min(width, c.n - j * width);
-      if (product) up += piece_count(c.tb == 'N' ? c.k : nj, c.tb == 'N' ? nj : c.k, elems);
-      if (c.beta != 0) up += piece_count(c.m, nj, elems);
-      uploads_before.push_back(up);
+      uploads_before.push_back(std::max(panel_up[j], all_blocks_up));
       downloads_before.push_back(down);
       down += piece_count(c.m, nj, elems);
     }
@@ -561,7 +622,7 @@ template <class T>
 void check_failure(opencl::Runtime& rt, gemm::Kernels& kernels, const Case& c,
                    const gemm::StreamPlan& plan, const gemm::StreamFault& fault, unsigned seed) {
   const Problem<T> p = problem<T>(c, seed);
-  const Transfers t(c, plan, sizeof(T));
+  const Transfers t(kernels, c, plan, sizeof(T));
   const int ldc = p.ldc;
   std::vector<T> got = p.c0;
   const T alpha = T(c.alpha), beta = T(c.beta);
@@ -629,18 +690,24 @@ void check_failures(const char* text) {
   ASSERT_NE(variant.kernels, nullptr) << variant.error;
   opencl::Runtime* rt = variant.rt;
   gemm::Kernels* kernels = variant.kernels;
-  const gemm::StreamPlan plans[] = {{5, 40 * sizeof(T)}, {6, 16 * sizeof(T)}, {64, 16 * sizeof(T)}};
+  // The last two cut op(A) into row blocks: fewer than the panels, and more.
+  const gemm::StreamPlan plans[] = {{5, 40 * sizeof(T)},
+                                    {6, 16 * sizeof(T)},
+                                    {64, 16 * sizeof(T)},
+                                    {6, 16 * sizeof(T), 0, 0, 2},
+                                    {13, 40 * sizeof(T), 0, 0, 4}};
   const Case shapes[] = {{'N', 'N', 37, 23, 19, 1.25, 0.0, 3},
                          {'N', 'N', 37, 23, 19, -0.7, 0.5, 2},
                          {'N', 'N', 37, 23, 19, 0.0, 0.5, 1},
                          {'N', 'N', 37, 23, 19, 0.0, 0.0, 4}};
   unsigned seed = 900;
   for_each_streamed(plans, shapes, [&](const gemm::StreamPlan& plan, const Case& c) {
-    for (const gemm::StreamFault& fault : faults_for(Transfers(c, plan, sizeof(T)))) {
+    for (const gemm::StreamFault& fault : faults_for(Transfers(*kernels, c, plan, sizeof(T)))) {
       SCOPED_TRACE(std::string(1, c.ta) + c.tb + " alpha " + std::to_string(c.alpha) + " beta " +
                    std::to_string(c.beta) + ", panels of " + std::to_string(plan.panel_cols) +
-                   ", pieces of " + std::to_string(plan.piece_bytes / sizeof(T)) + ": " +
-                   step_name(fault.step) + " " + std::to_string(fault.index) + " fails");
+                   ", pieces of " + std::to_string(plan.piece_bytes / sizeof(T)) + ", " +
+                   std::to_string(plan.row_blocks) + " row blocks: " + step_name(fault.step) + " " +
+                   std::to_string(fault.index) + " fails");
       poison<T>(*rt);
       check_failure<T>(*rt, *kernels, c, plan, fault, seed += 3);
       if (::testing::Test::HasFatalFailure()) return;
@@ -659,6 +726,24 @@ TEST(GemmStreamPlan, EighthsOfWholeTilesFrom512Columns) {
   EXPECT_EQ(gemm::default_plan(p, 8192).panel_cols, 1024);
   EXPECT_EQ(gemm::default_plan(p, 5000).panel_cols, 640);
   EXPECT_EQ(gemm::default_plan(p, 1000).panel_cols, 512);
+}
+
+TEST(GemmStreamPlan, RowBlocksOfLargeOperandsOnly) {
+  // One block per 2048 rows, at most four, from 64 MiB of op(A).
+  EXPECT_EQ(gemm::row_blocks_for(16384, 16384, sizeof(double)), 4);
+  EXPECT_EQ(gemm::row_blocks_for(8192, 8192, sizeof(double)), 4);
+  EXPECT_EQ(gemm::row_blocks_for(4096, 4096, sizeof(double)), 2);
+  EXPECT_EQ(gemm::row_blocks_for(4096, 4096, sizeof(float)), 2);
+  EXPECT_EQ(gemm::row_blocks_for(4096, 2048, sizeof(float)), 1);  // 32 MiB
+  EXPECT_EQ(gemm::row_blocks_for(2048, 1 << 20, sizeof(double)), 1);
+  EXPECT_EQ(gemm::row_blocks_for(1 << 20, 64, sizeof(double)), 4);
+  // Blocks of whole rows, the last one shorter; never an empty one.
+  EXPECT_EQ(gemm::row_blocks(37, 3).rows, 13);
+  EXPECT_EQ(gemm::row_blocks(37, 3).count, 3);
+  EXPECT_EQ(gemm::row_blocks(2, 3).rows, 1);
+  EXPECT_EQ(gemm::row_blocks(2, 3).count, 2);
+  EXPECT_EQ(gemm::row_blocks(9, 4).count, 3);  // rows of 3
+  EXPECT_EQ(gemm::row_blocks(16384, 1).rows, 16384);
 }
 
 // A cache entry that is cut short, or whole but not a program the device
