@@ -133,6 +133,9 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
     down.assign(std::size_t(panels), {});
     const bool fed_a = fed && seat.operand == Operand::a, fed_b = fed && seat.operand == Operand::b;
     int number = 0;
+    const auto numbered = [&](std::vector<Piece<T>>& stage) {
+      for (Piece<T>& p : stage) p.feed = number++;
+    };
     for (std::size_t s = 0; s < order.size(); ++s) {
       std::vector<Piece<T>>& stage = up[s];
       const int i = order[s].index;
@@ -141,9 +144,7 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
         const std::size_t a_elems = fed_a ? fed_elems : elems;
         if (product && na) split(a_host + r0, lda, rows, k, da[i], rows, 0, 0, a_elems, stage);
         if (product && !na) split(a_host + r0 * lda, lda, k, rows, da[i], k, 0, 0, a_elems, stage);
-        if (fed_a) {
-          for (Piece<T>& p : stage) p.feed = number++;
-        }
+        if (fed_a) numbered(stage);
         continue;
       }
       const long j0 = long(i) * width, nj = std::min<long>(width, n - j0);
@@ -152,9 +153,7 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
         split(b_host + j0 * ldb, ldb, k, nj, db, b_rows, 0, j0, b_elems, stage);
       if (product && !shared && !nb)
         split(b_host + j0, ldb, nj, k, db, b_rows, j0, 0, b_elems, stage);
-      if (fed_b) {
-        for (Piece<T>& p : stage) p.feed = number++;
-      }
+      if (fed_b) numbered(stage);
       if (beta != T(0)) split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, stage);
       split(c + j0 * ldc, ldc, m, nj, dc, m, 0, j0, elems, down[i]);
     }

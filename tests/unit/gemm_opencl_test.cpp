@@ -384,13 +384,21 @@ TEST(GemmOpenCl, NvidiaFamiliesEveryTranspose) {
   check_variant<float>(kFfmaAsync);
 }
 
+// The kernels of the device's chosen double entry; null, with a failure recorded, when they
+// do not build.
+gemm::Kernels* chosen_kernels(opencl::Runtime& rt) {
+  std::string error;
+  gemm::Kernels* kernels =
+      gemm::kernels_for(rt, gemm::select(rt.device(), Precision::f64).entry.params, error);
+  EXPECT_NE(kernels, nullptr) << error;
+  return kernels;
+}
+
 TEST(GemmOpenCl, ChosenEntryRunsALargerProduct) {
   opencl::Runtime* rt = device();
   if (!rt) GTEST_SKIP() << "no OpenCL device";
-  const gemm::Selection s = gemm::select(rt->device(), Precision::f64);
-  std::string error;
-  gemm::Kernels* kernels = gemm::kernels_for(*rt, s.entry.params, error);
-  ASSERT_NE(kernels, nullptr) << error;
+  gemm::Kernels* kernels = chosen_kernels(*rt);
+  ASSERT_NE(kernels, nullptr);
   check_case<double>(*rt, *kernels, {'T', 'N', 259, 133, 301, 1.0, 0.0, 7}, 99);
 }
 
@@ -474,10 +482,8 @@ TEST(GemmOpenCl, StreamedPanelsAndPiecesFloat) { check_streamed<float>(kVariants
 TEST(GemmOpenCl, ChosenEntryInRowBlocks) {
   opencl::Runtime* rt = device();
   if (!rt) GTEST_SKIP() << "no OpenCL device";
-  const gemm::Selection s = gemm::select(rt->device(), Precision::f64);
-  std::string error;
-  gemm::Kernels* kernels = gemm::kernels_for(*rt, s.entry.params, error);
-  ASSERT_NE(kernels, nullptr) << error;
+  gemm::Kernels* kernels = chosen_kernels(*rt);
+  ASSERT_NE(kernels, nullptr);
   const gemm::StreamPlan plan{512, std::size_t(1) << 18, 0, 0, 3};
   int m = 256;
   while (gemm::takes_inplace(*kernels, m, plan.panel_cols)) m *= 2;
