@@ -234,10 +234,15 @@ Calibration shipped_figures(const std::string& library, int threads) {
 }  // namespace
 
 Calibration shipped_calibration(const std::string& library, int threads, int kernel_level) {
-  if (kind_of(library) == Kind::reference && threads == kSmallHostThreads &&
-      kernel_level == shipped::kSmallAvx2HostKernelLevel) {
-    return {shipped::kReferenceSmallAvx2Host, true, true,
-            "shipped: reference BLAS/LAPACK, 2 threads, on a 2-core AVX2 host"};
+  if (threads == kSmallHostThreads && kernel_level == shipped::kSmallAvx2HostKernelLevel) {
+    if (kind_of(library) == Kind::reference) {
+      return {shipped::kReferenceSmallAvx2Host, true, true,
+              "shipped: reference BLAS/LAPACK, 2 threads, on a 2-core AVX2 host"};
+    }
+    if (kind_of(library) == Kind::openblas) {
+      return {shipped::kOpenBlasSmallAvx2Host, true, false,
+              "shipped: OpenBLAS, 2 threads, on a 2-core AVX2 host; the CPU routes uncertain"};
+    }
   }
   Calibration c = shipped_figures(library, threads);
   adjust_to_kernel_level(c, kernel_level);

@@ -121,10 +121,8 @@ inline constexpr HostFigures kOpenBlasSmallHost{
 // AVX2 kernels, kSmallAvx2HostKernelLevel, and reference LAPACK on 2 threads on a CPU running
 // them takes this set in place of the one above scaled by kAvx2KernelShare: that scaled set put
 // the CPU TSQR at 2^18 x 32 at 1.9 times reference dgeqrf's speed on such a host, short of the
-// twice an uncertain set needs, where it ran 4.6 to 5.3 times as fast. OpenBLAS there keeps the
-// scaled set: taken as certain, the same host's OpenBLAS figures sent calls to the CPU TSQR
-// where the two run about as fast, and lost (docs/router.md). Its OpenCL device was PoCL on
-// the CPU, so its start-ups are the H200 host's.
+// twice an uncertain set needs, where it ran 4.6 to 5.3 times as fast. Its OpenCL device was
+// PoCL on the CPU, so its start-ups are the H200 host's.
 inline constexpr int kSmallAvx2HostKernelLevel = 3;
 inline constexpr HostFigures kReferenceSmallAvx2Host{
     {{3.96, 4.78},
@@ -146,6 +144,36 @@ inline constexpr HostFigures kReferenceSmallAvx2Host{
       {{4.95, 10.4}, {10.3, 22.1}, {12.5, 29.7}, {9.57, 19.6}}},
      0.000843,
      0.00148},
+    0.23,
+    0.28};
+
+// The same AVX2 host with Debian's OpenBLAS 0.3.21 on 2 threads (2026-11-28). OpenBLAS on 2
+// threads on a CPU running the AVX2 kernels takes it, with the CPU routes weighed as uncertain
+// (a route must be twice as fast): taken as certain, these figures sent calls to the CPU TSQR
+// where the two run within a third of each other, and three of them lost by 10-20 ms, since
+// OpenBLAS's own time there moves by that much from run to run (its xGEQRF 131072 x 32 at 4.6
+// and 7.1 GFLOP/s in two calibrations). The scaled AVX-512 set it had before forwent gains of
+// up to 4.3 times (docs/routing.md).
+inline constexpr HostFigures kOpenBlasSmallAvx2Host{
+    {{70.8, 182.0},
+     {60.3, 71.0},
+     {78.0, 126.0},
+     {51.2, 72.0},
+     {34.6, 66.9},
+     {20.5, 35.9},
+     {47.7, 121.0},
+     {{{4.39, 11.9}, {4.64, 23.0}, {11.9, 28.7}, {24.2, 54.4}},
+      {{2.85, 5.93}, {4.7, 11.4}, {6.53, 13.5}, {13.9, 38.4}}},
+     {{{3.74, 6.56}, {6.77, 26.5}, {12.6, 29.1}, {25.9, 55.7}},
+      {{3.53, 6.75}, {5.45, 12.1}, {6.27, 13.0}, {16.4, 40.7}}},
+     {{{4.78, 10.4}, {6.09, 23.7}, {17.8, 30.2}, {26.4, 51.1}},
+      {{4.97, 9.76}, {5.64, 15.1}, {22.6, 42.9}, {24.2, 54.1}}},
+     {{{2.55, 6.05}, {4.8, 21.2}, {10.1, 23.3}, {15.2, 39.5}},
+      {{2.18, 4.63}, {4.34, 10.7}, {5.62, 9.99}, {9.44, 19.8}}}},
+    {{{{4.48, 8.46}, {8.37, 15.6}, {11.3, 19.0}, {6.22, 15.1}},
+      {{4.74, 11.0}, {11.8, 21.3}, {15.6, 27.7}, {9.51, 25.3}}},
+     0.000803,
+     0.0141},
     0.23,
     0.28};
 

@@ -696,11 +696,10 @@ void check_failures(const char* text) {
   ASSERT_NE(variant.kernels, nullptr) << variant.error;
   opencl::Runtime* rt = variant.rt;
   gemm::Kernels* kernels = variant.kernels;
-  // The last two cut op(A) into row blocks: fewer than the panels, and more.
+  // The second and the last cut op(A) into row blocks: fewer than the panels, and more.
   const gemm::StreamPlan plans[] = {{5, 40 * sizeof(T)},
-                                    {6, 16 * sizeof(T)},
-                                    {64, 16 * sizeof(T)},
                                     {6, 16 * sizeof(T), 0, 0, 2},
+                                    {64, 16 * sizeof(T)},
                                     {13, 40 * sizeof(T), 0, 0, 4}};
   const Case shapes[] = {{'N', 'N', 37, 23, 19, 1.25, 0.0, 3},
                          {'N', 'N', 37, 23, 19, -0.7, 0.5, 2},

@@ -77,9 +77,9 @@ TEST(ShippedFigures, LowerKernelLevelsScaleTheCpuTsqrDown) {
   EXPECT_NE(avx2.source.find("AVX2 kernels (uncalibrated)"), std::string::npos) << avx2.source;
 }
 
-// Reference LAPACK on 2 threads, on a CPU running the AVX2 kernels, takes the 2-core AVX2
-// host's set, certain, its CPU TSQR's rates as measured there; other libraries, levels and
-// thread counts do not.
+// Reference LAPACK and OpenBLAS on 2 threads, on a CPU running the AVX2 kernels, take the 2-core
+// AVX2 host's sets, their CPU TSQR's rates as measured there (reference LAPACK's certain,
+// OpenBLAS's not); other libraries, levels and thread counts do not.
 TEST(ShippedFigures, TwoThreadsOnAnAvx2CpuTakeTheAvx2HostsSet) {
   const int avx2 = shipped::kSmallAvx2HostKernelLevel;
   const Calibration reference = shipped_calibration("/opt/g/lapack/liblapack.so.3", 2, avx2);
@@ -91,9 +91,17 @@ TEST(ShippedFigures, TwoThreadsOnAnAvx2CpuTakeTheAvx2HostsSet) {
             shipped::kReferenceSmallAvx2Host.cpu_tsqr.geqrf[1][1][0]);
   EXPECT_TRUE(geqp3_measured(reference.figures.rates, 0));
   EXPECT_NE(reference.source.find("2-core AVX2 host"), std::string::npos) << reference.source;
+  // OpenBLAS takes its own figures on such a host, with the CPU routes uncertain.
   const Calibration openblas = shipped_calibration("/opt/g/libopenblas.so.0", 2, avx2);
+  EXPECT_TRUE(openblas.certain);
   EXPECT_FALSE(openblas.cpu_tsqr_certain);
   EXPECT_EQ(openblas.figures.rates.gemm_square[0],
+            shipped::kOpenBlasSmallAvx2Host.rates.gemm_square[0]);
+  EXPECT_EQ(openblas.figures.cpu_tsqr.geqrf[1][1][0],
+            shipped::kOpenBlasSmallAvx2Host.cpu_tsqr.geqrf[1][1][0]);
+  EXPECT_TRUE(geqp3_measured(openblas.figures.rates, 0));
+  EXPECT_NE(openblas.source.find("2-core AVX2 host"), std::string::npos) << openblas.source;
+  EXPECT_EQ(shipped_calibration("/opt/g/libopenblas.so.0", 2, 4).figures.rates.gemm_square[0],
             shipped::kOpenBlasSmallHost.rates.gemm_square[0]);
   EXPECT_FALSE(shipped_calibration("/opt/g/lapack/liblapack.so.3", 4, avx2).cpu_tsqr_certain);
   EXPECT_EQ(shipped_calibration("/opt/g/lapack/liblapack.so.3", 2, 4).figures.rates.gemm_square[0],
