@@ -234,12 +234,13 @@ Calibration shipped_figures(const std::string& library, int threads) {
 }  // namespace
 
 Calibration shipped_calibration(const std::string& library, int threads, int kernel_level) {
+  const Kind kind = kind_of(library);
   if (threads == kSmallHostThreads && kernel_level == shipped::kSmallAvx2HostKernelLevel) {
-    if (kind_of(library) == Kind::reference) {
+    if (kind == Kind::reference) {
       return {shipped::kReferenceSmallAvx2Host, true, true,
               "shipped: reference BLAS/LAPACK, 2 threads, on a 2-core AVX2 host"};
     }
-    if (kind_of(library) == Kind::openblas) {
+    if (kind == Kind::openblas) {
       return {shipped::kOpenBlasSmallAvx2Host, true, false,
               "shipped: OpenBLAS, 2 threads, on a 2-core AVX2 host; the CPU routes uncertain"};
     }

@@ -73,6 +73,8 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
   const auto block_rows = [&](int r) { return std::min(blocks.rows, m - r * blocks.rows); };
   // Block r of op(A) as uploaded: rows x k (N) or k x rows (T), its own leading dimension.
   const auto a_ld = [&](int r) { return na ? block_rows(r) : k; };
+  // Columns of block r packed (its rows padded to the kernel's tile).
+  const auto packed_rows = [&](int r) { return padded(kernels.params, block_rows(r), 0, 0).mp; };
   const Padded widest = padded(kernels.params, blocks.rows, width, product ? k : 0);
   const Split k_split = inplace ? inplace_split(m, width, k, kernels.compute_units, plan.slices)
                                 : split_for(kernels, widest, plan.slices);
@@ -103,7 +105,7 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
     for (int r = 0; r < blocks.count && operands; ++r) {
       da[r] = acquire(std::size_t(block_rows(r)) * k);
       if (da[r] && !inplace) {
-        ap[r] = acquire(std::size_t(widest.kp) * padded(kernels.params, block_rows(r), 0, 0).mp);
+        ap[r] = acquire(std::size_t(widest.kp) * packed_rows(r));
       }
       operands = da[r] && ap[r];
     }
@@ -222,10 +224,9 @@ bool gemm_streamed(opencl::Runtime& rt, Kernels& kernels, char transa, char tran
     }
     const int i = order[s].index;
     if (order[s].a) {
-      const int rows = block_rows(i);
       if (product && !inplace &&
-          !enqueue_pack(rt, kernels, Operand::a, !na, k, rows, widest.kp,
-                        padded(kernels.params, rows, 0, 0).mp, {da[i], 0, a_ld(i)}, ap[i], error)) {
+          !enqueue_pack(rt, kernels, Operand::a, !na, k, block_rows(i), widest.kp, packed_rows(i),
+                        {da[i], 0, a_ld(i)}, ap[i], error)) {
         return false;
       }
       blocks_up = i + 1;

@@ -543,8 +543,8 @@ struct Transfers {
     };
     a_pieces = block_pieces(0);
     int up = 0, down = 0, all_blocks_up = 0;
-    std::vector<int> panel_up(
-        static_cast<std::size_t>(panels));  // pieces up to and with panel j's stage
+    // [j]: pieces up to and with panel j's stage.
+    std::vector<int> panel_up(static_cast<std::size_t>(panels));
     for (int i = 0; i < std::max(blocks.count, panels); ++i) {
       if (i < blocks.count) {
         up += block_pieces(i);
