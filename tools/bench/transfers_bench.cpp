@@ -1,14 +1,19 @@
 // switchyard bench transfers: the host side of streaming a matrix from pageable memory, piece by
 // piece, as the routes do: what pinning staging costs, how fast host threads copy pageable
-// memory into it, how fast the device takes it from there, and the gemm route's whole upload
-// (the Gram product 64 x 64 x 2^22 from host memory) against those parts, in CUDA and OpenCL.
+// memory into it, how fast the device takes it from there, what pinning the pageable memory in
+// place would cost instead, and the gemm route's whole upload (the Gram product 64 x 64 x 2^22
+// from host memory) against those parts, in CUDA and OpenCL.
 #include "transfers_bench.hpp"
 
 #include <cuda_runtime_api.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -126,6 +131,115 @@ void cuda_rates(const char* source) {
   for (void* s : ring) cudaFreeHost(s);
 }
 
+// The whole pages inside [source, source + total): pinning works on pages, and two ranges that
+// share a page can not both be registered.
+struct Pages {
+  char* first;
+  std::size_t bytes;
+};
+Pages pages_within(const char* source, std::size_t total) {
+  const std::size_t page = std::size_t(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(source) + page - 1) / page * page;
+  const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(source) + total) / page * page;
+  return {reinterpret_cast<char*>(begin), std::size_t(end - begin)};
+}
+
+// `threads` threads each pinning (or unpinning) every threads-th piece of `p`: ms, or a negative
+// figure when a call failed.
+double pin_pieces(const Pages& p, std::size_t piece, int threads, bool pin) {
+  const std::size_t pieces = p.bytes / piece;
+  std::atomic<bool> failed{false};
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      for (std::size_t i = std::size_t(t); i < pieces; i += std::size_t(threads)) {
+        char* at = p.first + i * piece;
+        const cudaError_t r =
+            pin ? cudaHostRegister(at, piece, cudaHostRegisterPortable) : cudaHostUnregister(at);
+        if (r != cudaSuccess) failed = true;
+      }
+    });
+  }
+  for (std::thread& th : pool) th.join();
+  const double ms = 1e3 * seconds_since(start);
+  return failed ? -ms : ms;
+}
+
+// The caller's pageable memory pinned where it lies, piece by piece, instead of copied into
+// staging: how fast pinning and unpinning go by thread count, how fast the device reads and
+// writes such memory, and a whole upload that pins each piece on helper threads while the pieces
+// pinned before it go up.
+void cuda_in_place(const char* source) {
+  std::printf("\nCUDA, pageable memory pinned in place (cudaHostRegister)\n");
+  const Pages p = pages_within(source, kTotal);
+  const std::size_t piece = 64 * kMiB;
+  const std::size_t pieces = p.bytes / piece;
+  const Pages whole{p.first, pieces * piece};
+  for (const int threads : {1, 2, 4, 8, 16}) {
+    const double pin_ms = pin_pieces(whole, piece, threads, true);
+    const double unpin_ms = pin_pieces(whole, piece, threads, false);
+    std::printf("  pin %zu x 64 MiB, %2d threads %8.1f GB/s, unpin %8.1f GB/s%s\n", pieces, threads,
+                double(whole.bytes) / std::abs(pin_ms) / 1e6,
+                double(whole.bytes) / std::abs(unpin_ms) / 1e6,
+                pin_ms < 0 || unpin_ms < 0 ? "  FAILED" : "");
+  }
+  void* device = nullptr;
+  if (cudaMalloc(&device, whole.bytes) != cudaSuccess) {
+    std::printf("  no device memory\n");
+    return;
+  }
+  cudaStream_t stream;
+  cudaStreamCreate(&stream);
+  if (pin_pieces(whole, piece, 8, true) > 0) {
+    for (const bool up : {true, false}) {
+      const double ms = best_ms(3, [&] {
+        for (std::size_t i = 0; i < pieces; ++i) {
+          char* host = whole.first + i * piece;
+          char* dev = static_cast<char*>(device) + i * piece;
+          cudaMemcpyAsync(up ? static_cast<void*>(dev) : host, up ? static_cast<void*>(host) : dev,
+                          piece, up ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, stream);
+        }
+        cudaStreamSynchronize(stream);
+      });
+      std::printf("  pinned in place %s device, 64 MiB pieces     %8.1f GB/s\n", up ? "->" : "<-",
+                  double(whole.bytes) / ms / 1e6);
+    }
+    pin_pieces(whole, piece, 8, false);
+  }
+  // The whole upload: helpers pin pieces in order, this thread sends each once it is pinned,
+  // and the pieces are unpinned after the last transfer.
+  for (const int threads : {2, 4, 8}) {
+    const double ms = best_ms(3, [&] {
+      std::vector<std::atomic<int>> pinned(pieces);
+      for (std::atomic<int>& x : pinned) x = 0;
+      std::atomic<std::size_t> next{0};
+      std::vector<std::thread> pool;
+      for (int t = 0; t < threads; ++t) {
+        pool.emplace_back([&] {
+          for (std::size_t i; (i = next++) < pieces;) {
+            const cudaError_t r =
+                cudaHostRegister(whole.first + i * piece, piece, cudaHostRegisterPortable);
+            pinned[i] = r == cudaSuccess ? 1 : -1;
+          }
+        });
+      }
+      for (std::size_t i = 0; i < pieces; ++i) {
+        while (pinned[i] == 0) std::this_thread::yield();
+        cudaMemcpyAsync(static_cast<char*>(device) + i * piece, whole.first + i * piece, piece,
+                        cudaMemcpyHostToDevice, stream);
+      }
+      cudaStreamSynchronize(stream);
+      for (std::thread& th : pool) th.join();
+      pin_pieces(whole, piece, threads, false);
+    });
+    std::printf("  pinned as it goes up, %d threads, 2 GiB      %8.1f GB/s (pin, send, unpin)\n",
+                threads, double(whole.bytes) / ms / 1e6);
+  }
+  cudaStreamDestroy(stream);
+  cudaFree(device);
+}
+
 void opencl_part(const char* source) {
   std::printf("\nOpenCL\n");
   const char* why = nullptr;
@@ -186,6 +300,29 @@ void opencl_part(const char* source) {
                 copy_rate(source, kTotal, ring, opencl::Staging::kSlotBytes, threads));
   }
   opencl::Buffer device = rt->acquire(kTotal, error);
+  int cuda_devices = 0;
+  if (cudaGetDeviceCount(&cuda_devices) == cudaSuccess && cuda_devices > 0) {
+    // Whether NVIDIA's OpenCL reads memory that CUDA pinned as fast as its own pinned memory.
+    const Pages whole = pages_within(source, kTotal);
+    for (const bool pin : {false, true}) {
+      if (pin && pin_pieces({whole.first, whole.bytes / (64 * kMiB) * 64 * kMiB}, 64 * kMiB, 8,
+                            true) < 0) {
+        break;
+      }
+      const double ms = best_ms(3, [&] {
+        for (std::size_t i = 0; i < whole.bytes / (16 * kMiB); ++i) {
+          cl.EnqueueWriteBuffer(st->upload, device.get(), CL_FALSE, i * 16 * kMiB, 16 * kMiB,
+                                whole.first + i * 16 * kMiB, 0, nullptr, nullptr);
+        }
+        cl.Finish(st->upload);
+      });
+      std::printf("  %s -> device, 16 MiB pieces  %8.1f GB/s\n",
+                  pin ? "pageable pinned by CUDA" : "pageable               ",
+                  double(whole.bytes / (16 * kMiB) * 16 * kMiB) / ms / 1e6);
+      if (pin)
+        pin_pieces({whole.first, whole.bytes / (64 * kMiB) * 64 * kMiB}, 64 * kMiB, 8, false);
+    }
+  }
   for (const std::size_t piece : {4 * kMiB, 16 * kMiB}) {
     const double ms = best_ms(3, [&] {
       for (std::size_t i = 0; i < kTotal / piece; ++i) {
@@ -307,6 +444,7 @@ int transfers_main(int argc, char** argv) {
   parallel_fill(host.data(), host.size(), 1);
   const char* source = reinterpret_cast<const char*>(host.data());
   if (cuda) cuda_rates(source);
+  if (cuda) cuda_in_place(source);
   opencl_part(source);
   shared_staging();
   return 0;
