@@ -81,10 +81,13 @@ bool enqueue_product(opencl::Runtime& rt, Kernels& kernels, const Padded& size,
 bool takes_inplace(const Kernels& kernels, int m, int n);
 
 // Flops per copied element below which the in-place kernels beat copying the operands. On the
-// H200 the tuned TN kernel runs at about 47 TFLOP/s and the in-place kernels at about 37
-// (8192 x 256 x 8192), and a copy kernel moves an element (8 bytes read, 8 written) in about
-// 5.3 ps (3 TB/s): the copy costs more than the slower rate saves below
-// 5.3e-12 / (1 / 37e12 - 1 / 47e12), about 930 flops per element.
+// H200 the tuned TN kernel runs at about 47 TFLOP/s and the in-place kernels, when this was
+// set, at about 37 (8192 x 256 x 8192), and a copy kernel moves an element (8 bytes read, 8
+// written) in about 5.3 ps (3 TB/s): the copy costs more than the slower rate saves below
+// 5.3e-12 / (1 / 37e12 - 1 / 47e12), about 930 flops per element. The in-place kernels now run
+// that shape at about 45, which would move the line to about 5600, but their rate falls where
+// k is short (8192 x 8192 x 256: 20-27 against the copies' 35) and was not measured on the
+// shapes in between, so the line stays where it was measured to hold.
 inline constexpr double kInplaceFlopsPerCopied = 1000;
 
 // Whether a product of 2 m n k flops whose copy kernels would copy `copied` elements of A and

@@ -10,14 +10,11 @@ namespace {
 std::string str(long v) { return std::to_string(v); }
 
 constexpr int kWarpTile = 32;  // 2 x 2 warps of 32 x 32
-constexpr int kPasses = kInplaceTile * kInplaceDepth / kInplaceThreads;  // loads per thread
+constexpr int kPasses = kInplaceTile * kInplaceDepth / kInplaceThreads;  // copies per thread
 constexpr int kTilesI = kWarpTile / 16, kTilesJ = kWarpTile / 8;  // m16n8 mma per warp tile
-constexpr int kColumnsLd = kInplaceDepth + 4;  // local row of one column (columns slabs)
-constexpr int kRowsLd = kInplaceTile + 4;      // local row of one k row (rows slabs)
-// One slab buffer holds either layout.
-constexpr int kSlab = kInplaceTile * kColumnsLd > kInplaceDepth * kRowsLd
-                          ? kInplaceTile * kColumnsLd
-                          : kInplaceDepth * kRowsLd;
+constexpr int kSlab = kInplaceTile * kInplaceDepth;               // doubles of one operand's slab
+static_assert(kInplaceTile == 64 && kInplaceDepth == 16 && kInplaceThreads == 128,
+              "the copies' thread layout and the swizzle below are written for these");
 
 // How one operand is read (inplace_kernel_source.hpp): x is 'a' or 'b', `edge` the extent of
 // its side of C (m or n) and `first` the tile's first index along it.
@@ -27,102 +24,117 @@ struct OperandRead {
   const char* edge;
   const char* first;
   std::string name() const { return std::string(1, x); }
-  // Local offset of (tile index i, k row k) for integer expressions or constants.
+  // Local offset of (tile index i, k row k) in a slab: a columns slab keeps column i as 16
+  // doubles, k XOR 4 (i & 3); a rows slab keeps k row k as 64 doubles, i XOR 4 (k & 3).
   std::string local(const std::string& i, const std::string& k) const {
-    return rows ? "(" + k + ") * " + str(kRowsLd) + " + " + i : "(" + i + ") * " + str(kColumnsLd) + " + " + k;
+    return rows ? "(" + k + ") * 64 + ((" + i + ") ^ ((" + k + ") & 3) << 2)"
+                : "(" + i + ") * 16 + ((" + k + ") ^ ((" + i + ") & 3) << 2)";
   }
-  int local(int i, int k) const { return rows ? k * kRowsLd + i : i * kColumnsLd + k; }
 };
 
-// The copy's thread layout: a columns slab takes 16 threads per column (k row kk = tid % 16 of
+// The copies' thread layout: a columns slab takes 16 threads per column (k row tid % 16 of
 // columns tid / 16 + 8 q), a rows slab 64 threads per k row (column tid % 64 of k rows
 // tid / 64 + 2 q); pass q = 0..7 either way. Declares the thread's column offsets (clamped to
-// the last column) and its local store offset.
+// the last column, so that they stay inside the operand), its local store offsets, and how many
+// of the tile's columns from its first lie inside the edge.
 std::string setup(const OperandRead& o) {
   const std::string n = o.name();
   std::string s;
   if (o.rows) {
-    s += "  const int " + n + "_i = tid % " + str(kInplaceTile) + ", " + n + "_k = tid / " +
-         str(kInplaceTile) + ";\n";
+    s += "  const int " + n + "_i = tid % 64, " + n + "_k = tid / 64;\n";
     s += "  const int " + n + "_col = min(" + std::string(o.first) + " + " + n + "_i, " + o.edge +
          " - 1);\n";
+    // Pass q stores k row k + 2q, whose swizzle depends on q's parity.
+    s += "  const int " + n + "_store0 = " + o.local(n + "_i", n + "_k") + ";\n";
+    s += "  const int " + n + "_store1 = " + o.local(n + "_i", n + "_k + 2") + " - 128;\n";
   } else {
-    s += "  const int " + n + "_k = tid % " + str(kInplaceDepth) + ", " + n + "_i = tid / " +
-         str(kInplaceDepth) + ";\n";
+    s += "  const int " + n + "_k = tid % 16, " + n + "_i = tid / 16;\n";
     for (int q = 0; q < kPasses; ++q)
       s += "  const long " + n + "_col" + str(q) + " = (long)min(" + o.first + " + " + n + "_i + " +
-           str(q * kInplaceThreads / kInplaceDepth) + ", " + o.edge + " - 1) * ld" + n + ";\n";
+           str(8 * q) + ", " + o.edge + " - 1) * ld" + n + ";\n";
+    s += "  const int " + n + "_store0 = " + o.local(n + "_i", n + "_k") + ";\n";
   }
-  s += "  const int " + n + "_store = " + o.local(n + "_i", n + "_k") + ";\n";
+  s += "  const int " + n + "_left = " + o.edge + " - " + o.first + " - " + n + "_i;\n";
   s += "  __global const double* g" + n + " = " + n + " + " + n + "_offset + " +
        (o.rows ? "(long)k0 * ld" + n : std::string("k0")) + ";\n";
   return s;
 }
 
-// The k row within the slice of pass q, and the element it loads.
-std::string pass_k(const OperandRead& o, int q) {
-  const std::string n = o.name();
-  return o.rows ? n + "_k + " + str(q * kInplaceThreads / kInplaceTile) : n + "_k";
-}
-int pass_i(const OperandRead& o, int q) {
-  return o.rows ? 0 : q * kInplaceThreads / kInplaceDepth;
-}
-
-// Loads this thread's doubles of the slab at k step `step` into registers x0..x7, zero past
-// the slice's end.
-std::string fetch(const OperandRead& o, const std::string& step) {
+// Starts the copies of this thread's doubles of slab `step` into stage `stage`. k rows past the
+// slice's end and columns past the edge are filled with zeros (source size 0, the operand's
+// start as the address) instead of read: those columns reach only entries of C that are not
+// written, and a warp's copies of one clamped address would each go to memory.
+std::string issue(const OperandRead& o, const std::string& step, const std::string& stage) {
   const std::string n = o.name();
   std::string s = "      {\n        const int base = (" + step + ") * " + str(kInplaceDepth) + ";\n";
+  s += "        __local double* l_ = " + n + "_local + (" + stage + ") * " + str(kSlab) + ";\n";
   for (int q = 0; q < kPasses; ++q) {
-    const std::string k = "base + " + pass_k(o, q);
+    const std::string k = o.rows ? "base + " + n + "_k + " + str(2 * q) : "base + " + n + "_k";
     const std::string at = o.rows ? "(long)(" + k + ") * ld" + n + " + " + n + "_col"
                                   : n + "_col" + str(q) + " + " + k;
-    s += "        " + n + str(q) + " = " + k + " < k_len ? g" + n + "[" + at + "] : 0.0;\n";
+    const std::string to = o.rows ? "l_ + " + n + "_store" + str(q % 2) + " + " + str(128 * q)
+                                  : "l_ + " + n + "_store0 + " + str(128 * q);
+    const std::string inside = o.rows ? n + "_left > 0" : n + "_left > " + str(8 * q);
+    s += "        {\n          const bool in_ = " + k + " < k_len && " + inside + ";\n";
+    s += "          __asm__ __volatile__(\"cp.async.ca.shared.global [%0], [%1], 8, %2;\" :: "
+         "\"r\"((uint)(size_t)(" +
+         to + ")), \"l\"((ulong)(in_ ? g" + n + " + " + at + " : g" + n +
+         ")), \"r\"(in_ ? 8 : 0) : \"memory\");\n        }\n";
   }
   return s + "      }\n";
 }
 
-std::string store(const OperandRead& o, const std::string& buffer) {
-  const std::string n = o.name();
-  std::string s = "      {\n        __local double* l_ = " + n + "_local + (" + buffer + ") * " +
-                  str(kSlab) + " + " + n + "_store;\n";
-  for (int q = 0; q < kPasses; ++q) {
-    const int k = o.rows ? q * kInplaceThreads / kInplaceTile : 0;
-    s += "        l_[" + str(o.local(pass_i(o, q), k)) + "] = " + n + str(q) + ";\n";
-  }
-  return s + "      }\n";
+// The thread's fragment offsets. Thread (g, t) reads A(i, k) at tile index i = g (+ 8, + 16 per
+// tile), k rows t + 4 r, and B(k, j) likewise (PTX ISA's f64 fragment maps). In a columns slab
+// (i, 4 q + t) lies at i * 16 + ((4 q ^ 4 (g & 3)) + t): fc_q holds g's part of that. In a rows
+// slab (i, 4 q + t) lies at (4 q + t) * 64 + (i ^ 4 t), and the low four bits of i are 8 h + g:
+// fr_h holds t's and g's part.
+std::string fragment_offsets() {
+  std::string s;
+  for (int q = 0; q < 4; ++q)
+    s += "  const int fc" + str(q) + " = g * 16 + ((" + str(4 * q) + " ^ ((g & 3) << 2)) + t);\n";
+  for (int h = 0; h < 2; ++h)
+    s += "  const int fr" + str(h) + " = t * 64 + ((" + str(8 * h) + " + g) ^ (t << 2));\n";
+  return s;
 }
 
-// The m16n8k16 fragments of one slab and the warp tile's mma on them. Thread (g, t) reads
-// A(i, k) at tile index i = g (+ 8, + 16 per tile), k rows t + 4 r; B(k, j) likewise (PTX
-// ISA's f64 fragment maps); `x_frag` is the thread's (g, t) offset.
-std::string multiply(const OperandRead& a, const OperandRead& b, const std::string& buffer) {
+// The offset of fragment element (tile index base16 + 8 h + g, k row 4 q + t) past the warp
+// tile's first, base16 a multiple of 16.
+std::string fragment_at(const OperandRead& o, int base16, int h, int q) {
+  if (o.rows) return str(4 * q * 64 + base16) + " + fr" + str(h);
+  return str((base16 + 8 * h) * 16) + " + fc" + str(q);
+}
+
+// The m16n8k16 fragments of one slab and the warp tile's mma on them.
+std::string multiply(const OperandRead& a, const OperandRead& b, const std::string& stage) {
   std::string s = "    {\n";
-  s += "      __local const double* as = a_local + (" + buffer + ") * " + str(kSlab) + ";\n";
-  s += "      __local const double* bs = (one ? a_local : b_local) + (" + buffer + ") * " +
+  s += "      __local const double* as = a_local + (" + stage + ") * " + str(kSlab) + ";\n";
+  s += "      __local const double* bs = (one ? a_local : b_local) + (" + stage + ") * " +
        str(kSlab) + ";\n";
   for (int i = 0; i < kTilesI; ++i)
     for (int r = 0; r < 8; ++r)
-      s += "      const double a" + str(i) + "_" + str(r) + " = as[a_frag + " +
-           str(a.local(i * 16 + 8 * (r % 2), 4 * (r / 2))) + "];\n";
+      s += "      const double a" + str(i) + "_" + str(r) + " = as[a_warp + " +
+           fragment_at(a, i * 16, r % 2, r / 2) + "];\n";
   for (int j = 0; j < kTilesJ; ++j)
     for (int r = 0; r < 4; ++r)
-      s += "      const double b" + str(j) + "_" + str(r) + " = bs[b_frag + " +
-           str(b.local(j * 8, 4 * r)) + "];\n";
+      s += "      const double b" + str(j) + "_" + str(r) + " = bs[b_warp + " +
+           fragment_at(b, (j / 2) * 16, j % 2, r) + "];\n";
   for (int i = 0; i < kTilesI; ++i)
     for (int j = 0; j < kTilesJ; ++j) s += mma_statement(MmaShape::m16n8k16, i, j, 6);
   return s + "    }\n";
 }
 
-std::string registers(char x) {
-  std::string s = "  double";
-  for (int q = 0; q < kPasses; ++q) s += std::string(q ? ", " : " ") + x + str(q);
-  return s + ";\n";
+// Starts the copies of slab `step` of both operands (of A alone on a Gram product's diagonal
+// tile) into stage `stage`.
+std::string issue_both(const OperandRead& a, const OperandRead& b, const std::string& step,
+                       const std::string& stage) {
+  return issue(a, step, stage) + "      if (!one) {\n" + issue(b, step, stage) + "      }\n";
 }
 
 std::string kernel(char transa, char transb) {
   const OperandRead a{'a', transa == 'N', "m", "m0"};
   const OperandRead b{'b', transb != 'N', "n", "n0"};
+  const std::string ahead = str(kInplaceStages - 1), last = str(kInplaceStages - 1);
   std::string s;
   s += "__kernel __attribute__((reqd_work_group_size(" + str(kInplaceThreads) + ", 1, 1)))\n";
   s += "void " + inplace_kernel_name(transa, transb) + "(const int K, const int m, const int n,\n";
@@ -130,8 +142,8 @@ std::string kernel(char transa, char transb) {
   s += "    __global const double* restrict b, const long b_offset, const int ldb,\n";
   s += "    const double alpha, const double beta, __global double* c, const long c_offset,\n";
   s += "    const int ldc, const int Ks, const long c_slice, const int same) {\n";
-  s += "  __local double a_local[" + str(2 * kSlab) + "];\n";
-  s += "  __local double b_local[" + str(2 * kSlab) + "];\n";
+  s += "  __local double a_local[" + str(kInplaceStages * kSlab) + "];\n";
+  s += "  __local double b_local[" + str(kInplaceStages * kSlab) + "];\n";
   s += "  const int tid = get_local_id(0);\n";
   s += "  const int slice = get_group_id(2);\n";
   s += "  const int k0 = slice * Ks, k_len = min(Ks, K - k0);\n";
@@ -141,11 +153,12 @@ std::string kernel(char transa, char transb) {
   s += "  // A tile on the diagonal of a Gram product reads its one operand once.\n";
   s += "  const bool one = same && m0 == n0;\n";
   s += setup(a) + setup(b);
-  s += registers('a') + registers('b');
   s += "  const int warp = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;\n";
   s += "  const int warp_m = warp % 2, warp_n = warp / 2;\n";
-  s += "  const int a_frag = " + a.local("warp_m * " + str(kWarpTile) + " + g", "t") + ";\n";
-  s += "  const int b_frag = " + b.local("warp_n * " + str(kWarpTile) + " + g", "t") + ";\n";
+  s += fragment_offsets();
+  // The offset of the warp tile's first tile index (a multiple of 32) in a slab.
+  s += "  const int a_warp = warp_m * " + str(a.rows ? kWarpTile : kWarpTile * 16) + ";\n";
+  s += "  const int b_warp = warp_n * " + str(b.rows ? kWarpTile : kWarpTile * 16) + ";\n";
   for (int i = 0; i < kTilesI; ++i)
     for (int j = 0; j < kTilesJ; ++j) {
       const std::string acc = "c" + str(i) + "_" + str(j) + "_";
@@ -154,20 +167,26 @@ std::string kernel(char transa, char transb) {
     }
   s += "  const int steps = (k_len + " + str(kInplaceDepth - 1) + ") / " + str(kInplaceDepth) +
        ";\n";
-  // Two buffers: slab kt + 1 is in registers while slab kt is multiplied, then stored into the
-  // other buffer; one barrier per slab publishes it and retires the buffer read before.
-  s += "  if (steps > 0) {\n" + fetch(a, "0") + "    if (!one) {\n" + fetch(b, "0") + "    }\n" +
-       store(a, "0") + "    if (!one) {\n" + store(b, "0") + "    }\n  }\n";
-  s += "  barrier(CLK_LOCAL_MEM_FENCE);\n";
+  // Slabs 0 .. stages - 2 are in flight before the first product. At step kt, slab kt has
+  // landed (this thread's copies by the wait, everyone's by the barrier, which also retires the
+  // stage that step kt - 1 read), slab kt + stages - 1 goes into that stage, and slab kt is
+  // multiplied. Every step commits one group of copies, empty or not, so that the wait counts
+  // the same at every step.
+  s += "  for (int p = 0; p < " + ahead + "; ++p) {\n";
+  s += "    if (p < steps) {\n" + issue_both(a, b, "p", "p") + "    }\n";
+  s += "    __asm__ __volatile__(\"cp.async.commit_group;\" ::: \"memory\");\n  }\n";
+  s += "  int stage = 0, load_stage = " + ahead + ";\n";
   s += "  for (int kt = 0; kt < steps; ++kt) {\n";
-  s += "    const int buffer = kt & 1;\n";
-  s += "    const bool more = kt + 1 < steps;\n";
-  s += "    if (more) {\n" + fetch(a, "kt + 1") + "      if (!one) {\n" + fetch(b, "kt + 1") +
-       "      }\n    }\n";
-  s += multiply(a, b, "buffer");
-  s += "    if (more) {\n" + store(a, "buffer ^ 1") + "      if (!one) {\n" +
-       store(b, "buffer ^ 1") + "      }\n    }\n";
-  s += "    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n";
+  s += "    __asm__ __volatile__(\"cp.async.wait_group " + str(kInplaceStages - 2) +
+       ";\" ::: \"memory\");\n";
+  s += "    barrier(CLK_LOCAL_MEM_FENCE);\n";
+  s += "    if (kt + " + ahead + " < steps) {\n" + issue_both(a, b, "kt + " + ahead, "load_stage") +
+       "    }\n";
+  s += "    __asm__ __volatile__(\"cp.async.commit_group;\" ::: \"memory\");\n";
+  s += multiply(a, b, "stage");
+  s += "    stage = stage == " + last + " ? 0 : stage + 1;\n";
+  s += "    load_stage = load_stage == " + last + " ? 0 : load_stage + 1;\n";
+  s += "  }\n";
   s += "  const int c_row0 = m0 + warp_m * " + str(kWarpTile) + " + g;\n";
   s += "  const int c_col0 = n0 + warp_n * " + str(kWarpTile) + " + 2 * t;\n";
   s += "  if (beta == 0.0) {\n" +

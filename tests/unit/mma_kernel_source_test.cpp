@@ -176,9 +176,10 @@ TEST(FfmaKernelSource, SlicePrologue) {
 }
 
 // The in-place kernels read A and B where they lie: their arguments carry the offsets and
-// leading dimensions, each operand is read k-contiguous (A^T, B) or along C's side (A, B^T),
-// clamped to the last column and zero past the slice's k rows; two slabs of both operands fit
-// NVIDIA's 48 KiB of local memory, and a diagonal tile of a Gram product skips B.
+// leading dimensions, each operand is copied k-contiguous (A^T, B) or along C's side (A, B^T)
+// into local memory by cp.async, zero past the edge and past the slice's k rows, two slabs ahead
+// of the product; three stages of both operands fit NVIDIA's 48 KiB of local memory, and a
+// diagonal tile of a Gram product skips B.
 TEST(InplaceKernelSource, ReadsInPlaceWithinItsSlice) {
   EXPECT_EQ(sg::inplace_kernel_name('T', 'N'), "gemm_inplace_tn");
   EXPECT_EQ(sg::inplace_kernel_name('N', 'T'), "gemm_inplace_nt");
@@ -195,7 +196,8 @@ TEST(InplaceKernelSource, ReadsInPlaceWithinItsSlice) {
     EXPECT_NE(k.find("const int k0 = slice * Ks, k_len = min(Ks, K - k0);"), std::string::npos);
     EXPECT_NE(k.find("const bool one = same && m0 == n0;"), std::string::npos);
     EXPECT_NE(k.find("(one ? a_local : b_local)"), std::string::npos);
-    EXPECT_NE(k.find("__local double a_local[2560];"), std::string::npos);
+    EXPECT_NE(k.find("__local double a_local[3072];"), std::string::npos);
+    EXPECT_NE(k.find("cp.async.wait_group 1;"), std::string::npos);
     // Eight m16n8k16 per slab: 2 x 4 tiles of the warp's 32 x 32.
     std::size_t mma = 0;
     for (std::size_t i = k.find("mma.sync"); i != std::string::npos; i = k.find("mma.sync", i + 1))
@@ -212,19 +214,21 @@ TEST(InplaceKernelSource, ReadsInPlaceWithinItsSlice) {
     ASSERT_NE(first_write, std::string::npos);
     EXPECT_LT(last_read, first_write) << name;
   }
-  EXPECT_LE(2 * 2560 * sizeof(double), 49152u);
+  EXPECT_LE(2 * 3072 * sizeof(double), 49152u);
   const std::size_t tn = s.find("void gemm_inplace_tn("), nt = s.find("void gemm_inplace_nt(");
   const std::string k_contiguous = s.substr(tn, s.find("\n}\n", tn) - tn);
   const std::string along_c = s.substr(nt, s.find("\n}\n", nt) - nt);
   // A^T: columns clamped to the last one, k contiguous.
   EXPECT_NE(k_contiguous.find("const long a_col7 = (long)min(m0 + a_i + 56, m - 1) * lda;"),
             std::string::npos);
-  EXPECT_NE(k_contiguous.find("a3 = base + a_k < k_len ? ga[a_col3 + base + a_k] : 0.0;"),
+  EXPECT_NE(k_contiguous.find("const bool in_ = base + a_k < k_len && a_left > 24;"),
             std::string::npos);
+  EXPECT_NE(k_contiguous.find("(ulong)(in_ ? ga + a_col3 + base + a_k : ga)"), std::string::npos);
   // A: one column per thread, clamped, k rows lda apart.
   EXPECT_NE(along_c.find("const int a_col = min(m0 + a_i, m - 1);"), std::string::npos);
-  EXPECT_NE(along_c.find("a3 = base + a_k + 6 < k_len ? ga[(long)(base + a_k + 6) * lda + "
-                         "a_col] : 0.0;"),
+  EXPECT_NE(along_c.find("const bool in_ = base + a_k + 6 < k_len && a_left > 0;"),
+            std::string::npos);
+  EXPECT_NE(along_c.find("(ulong)(in_ ? ga + (long)(base + a_k + 6) * lda + a_col : ga)"),
             std::string::npos);
   EXPECT_NE(along_c.find("__global const double* ga = a + a_offset + (long)k0 * lda;"),
             std::string::npos);
