@@ -155,6 +155,10 @@ std::string kernel(char transa, char transb) {
   s += setup(a) + setup(b);
   s += "  const int warp = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;\n";
   s += "  const int warp_m = warp % 2, warp_n = warp / 2;\n";
+  // A warp tile wholly past C's edge (a 32-wide C fills a quarter of the tile) only copies:
+  // its products would be thrown away, and they would cost as much as the whole product.
+  s += "  const bool idle = m0 + warp_m * " + str(kWarpTile) + " >= m || n0 + warp_n * " +
+       str(kWarpTile) + " >= n;\n";
   s += fragment_offsets();
   // The offset of the warp tile's first tile index (a multiple of 32) in a slab.
   s += "  const int a_warp = warp_m * " + str(a.rows ? kWarpTile : kWarpTile * 16) + ";\n";
@@ -183,7 +187,7 @@ std::string kernel(char transa, char transb) {
   s += "    if (kt + " + ahead + " < steps) {\n" + issue_both(a, b, "kt + " + ahead, "load_stage") +
        "    }\n";
   s += "    __asm__ __volatile__(\"cp.async.commit_group;\" ::: \"memory\");\n";
-  s += multiply(a, b, "stage");
+  s += "    if (!idle)\n" + multiply(a, b, "stage");
   s += "    stage = stage == " + last + " ? 0 : stage + 1;\n";
   s += "    load_stage = load_stage == " + last + " ? 0 : load_stage + 1;\n";
   s += "  }\n";

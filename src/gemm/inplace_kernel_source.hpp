@@ -27,7 +27,8 @@
 // (columns g, k rows t, g and t 0..3) fall on 16 distinct banks, and so do the copies.
 //
 // Columns past m (n) and k rows past the slice's end are filled with zeros instead of read;
-// those columns reach only entries of C that are not written. No alignment is needed (the
+// those columns reach only entries of C that are not written, and a warp whose 32 x 32 tile
+// lies wholly past the edge skips its products. No alignment is needed (the
 // copies are single doubles). When `same` is set, op(B) is op(A)^T read from the same place (A^T A
 // through 'T', 'N' or A A^T through 'N', 'T', with the same buffer, offset and ld, m = n): a
 // tile on C's diagonal then reads its one operand once.

@@ -198,6 +198,10 @@ TEST(InplaceKernelSource, ReadsInPlaceWithinItsSlice) {
     EXPECT_NE(k.find("(one ? a_local : b_local)"), std::string::npos);
     EXPECT_NE(k.find("__local double a_local[3072];"), std::string::npos);
     EXPECT_NE(k.find("cp.async.wait_group 1;"), std::string::npos);
+    // A warp tile past C's edge skips the products.
+    EXPECT_NE(k.find("const bool idle = m0 + warp_m * 32 >= m || n0 + warp_n * 32 >= n;"),
+              std::string::npos);
+    EXPECT_NE(k.find("if (!idle)"), std::string::npos);
     // Eight m16n8k16 per slab: 2 x 4 tiles of the warp's 32 x 32.
     std::size_t mma = 0;
     for (std::size_t i = k.find("mma.sync"); i != std::string::npos; i = k.find("mma.sync", i + 1))
