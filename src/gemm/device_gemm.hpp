@@ -105,9 +105,10 @@ bool routes_inplace(const Kernels& kernels, char transa, char transb, int m, int
 // B as they lie, over the slices of `split` (inplace_split) into `partials` (partial_bytes of
 // them) and the reduction into C, or into C directly with one slice. `same`: op(B) is op(A)^T
 // read from the same place (transa != transb, the same buffer, offset and ld, m = n).
+template <class T>
 bool enqueue_inplace(opencl::Runtime& rt, Kernels& kernels, char transa, char transb,
-                     const Split& split, int m, int n, int k, double alpha, const DeviceMatrix& a,
-                     const DeviceMatrix& b, double beta, const DeviceMatrix& c, bool same,
+                     const Split& split, int m, int n, int k, T alpha, const DeviceMatrix& a,
+                     const DeviceMatrix& b, T beta, const DeviceMatrix& c, bool same,
                      cl_mem partials, std::string& error);
 
 // Whether op(B) is op(A)^T read from the same device matrix (enqueue_inplace's `same`).

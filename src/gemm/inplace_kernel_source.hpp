@@ -43,6 +43,12 @@
 // written, and with beta = 0 C is never read.
 //
 // Needs compute capability 9.0 (m16n8k16), like the mma family's fastest kernels.
+//
+// In single precision (inplace_float_kernels_source) the same kernels run on FMAs: the same
+// tiles, copies and arguments (float alpha and beta), each lane summing a 4 x 8 block of its
+// warp's 32 x 32 from local rows of kInplaceTile + 4 floats per k row, kInplaceFloatStages
+// stages deep (a stage of floats is half the bytes). They need cp.async (compute capability
+// 8.0), as the single-precision TN kernel that copies asynchronously does.
 
 #include <string>
 
@@ -52,6 +58,7 @@ inline constexpr int kInplaceTile = 64;  // C tile, square
 inline constexpr int kInplaceDepth = 16;  // k rows per slab
 inline constexpr int kInplaceThreads = 128;
 inline constexpr int kInplaceStages = 3;  // slabs in local memory, two of them in flight
+inline constexpr int kInplaceFloatStages = 4;
 
 // The kernel for gemm(transa, transb) as the route spells them ('N', or 'T' for both T and C):
 // "gemm_inplace_tn" for ('T', 'N').
@@ -59,5 +66,8 @@ std::string inplace_kernel_name(char transa, char transb);
 
 // The four kernels' OpenCL C (needs cl_khr_fp64 enabled before it).
 std::string inplace_kernels_source();
+
+// The four single-precision kernels' OpenCL C.
+std::string inplace_float_kernels_source();
 
 }  // namespace switchyard::gemm

@@ -348,7 +348,8 @@ std::string emit_reduce_kernel() {
 }
 
 bool has_inplace_kernels(const KernelParams& p) {
-  return p.family == Family::mma && min_compute_capability(p.shape) >= 90;
+  if (p.family == Family::mma) return min_compute_capability(p.shape) >= 90;
+  return p.family == Family::ffma && p.precision == Precision::f32 && p.async_copy;
 }
 
 std::string program_source(const KernelParams& p) {
@@ -359,7 +360,9 @@ std::string program_source(const KernelParams& p) {
   }
   s += emit_tn_kernel(p);
   s += emit_reduce_kernel();
-  if (has_inplace_kernels(p)) s += inplace_kernels_source();
+  if (has_inplace_kernels(p)) {
+    s += p.precision == Precision::f64 ? inplace_kernels_source() : inplace_float_kernels_source();
+  }
   return s;
 }
 

@@ -133,7 +133,8 @@ std::string emit_tn_kernel(const KernelParams& p);
 std::string emit_reduce_kernel();
 
 // Whether the program of `p` also holds the in-place kernels (inplace_kernel_source.hpp): the
-// mma family on a device with the m16n8 shapes (compute capability 9.0).
+// mma family on a device with the m16n8 shapes (compute capability 9.0), and in single
+// precision the ffma family with cp.async copies.
 bool has_inplace_kernels(const KernelParams& p);
 
 // The whole program: prelude, the four copy kernels, the TN kernel, the

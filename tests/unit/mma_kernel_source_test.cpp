@@ -180,6 +180,39 @@ TEST(FfmaKernelSource, SlicePrologue) {
 // into local memory by cp.async, zero past the edge and past the slice's k rows, two slabs ahead
 // of the product; three stages of both operands fit NVIDIA's 48 KiB of local memory, and a
 // diagonal tile of a Gram product skips B.
+// The single-precision in-place kernels take the double kernels' arguments with float alpha
+// and beta, copy by 4-byte cp.async three slabs ahead, and sum a lane's 4 x 8 on FMAs from
+// 16-byte local reads; four stages of both operands fit NVIDIA's 48 KiB.
+TEST(InplaceKernelSource, SinglePrecisionOnFmas) {
+  const std::string s = sg::inplace_float_kernels_source();
+  for (const char* name :
+       {"gemm_inplace_nn", "gemm_inplace_nt", "gemm_inplace_tn", "gemm_inplace_tt"}) {
+    const std::size_t at = s.find(std::string("void ") + name +
+                                  "(const int K, const int m, "
+                                  "const int n,\n    __global const float* restrict a, const "
+                                  "long a_offset, const int lda,");
+    ASSERT_NE(at, std::string::npos) << name;
+    const std::string k = s.substr(at, s.find("\n}\n", at) - at);
+    EXPECT_NE(k.find("const float alpha, const float beta, __global float* c"), std::string::npos);
+    EXPECT_NE(k.find("__local float a_local[4352] __attribute__((aligned(16)));"),
+              std::string::npos);
+    EXPECT_NE(k.find("cp.async.ca.shared.global [%0], [%1], 4, %2;"), std::string::npos);
+    EXPECT_NE(k.find("cp.async.wait_group 2;"), std::string::npos);
+    EXPECT_NE(k.find("if (!idle)"), std::string::npos);
+    EXPECT_NE(k.find("(one ? a_local : b_local)"), std::string::npos);
+    std::size_t fmas = 0;
+    for (std::size_t i = k.find(" = fma("); i != std::string::npos; i = k.find(" = fma(", i + 1))
+      ++fmas;
+    EXPECT_EQ(fmas, 32u) << name;
+    const std::size_t zero = k.find("if (beta == 0.0f) {"), other = k.find("} else {", zero);
+    ASSERT_NE(zero, std::string::npos);
+    EXPECT_EQ(k.substr(zero, other - zero).find("beta *"), std::string::npos);
+    const std::string with_beta = k.substr(other);
+    EXPECT_LT(with_beta.rfind("beta * c["), with_beta.find("] = c"));
+  }
+  EXPECT_LE(2 * 4352 * sizeof(float), 49152u);
+}
+
 TEST(InplaceKernelSource, ReadsInPlaceWithinItsSlice) {
   EXPECT_EQ(sg::inplace_kernel_name('T', 'N'), "gemm_inplace_tn");
   EXPECT_EQ(sg::inplace_kernel_name('N', 'T'), "gemm_inplace_nt");
