@@ -95,9 +95,10 @@ inline constexpr double kInplaceFlopsPerCopied = 1000;
 // a long operand that is not in the packed layout, as op(A) = A^T of 8192 x 256 x 8192.
 bool inplace_pays(int m, int n, int k, double copied);
 
-// Whether enqueue_gemm gives a product to the in-place kernels: takes_inplace, or, where the
-// kernels have them, inplace_pays for the elements of A and B its copy kernels would copy
-// (none of an operand that already lies in their packed layout).
+// Whether enqueue_gemm gives a product to the in-place kernels: takes_inplace unless both
+// operands already lie in the TN kernel's packed layout, or, where the double kernels are,
+// inplace_pays for the elements of A and B its copy kernels would copy (none of an operand
+// that already lies in their packed layout).
 bool routes_inplace(const Kernels& kernels, char transa, char transb, int m, int n, int k,
                     const DeviceMatrix& a, const DeviceMatrix& b);
 
