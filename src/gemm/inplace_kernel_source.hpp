@@ -58,7 +58,7 @@ inline constexpr int kInplaceTile = 64;  // C tile, square
 inline constexpr int kInplaceDepth = 16;  // k rows per slab
 inline constexpr int kInplaceThreads = 128;
 inline constexpr int kInplaceStages = 3;  // slabs in local memory, two of them in flight
-inline constexpr int kInplaceFloatStages = 4;
+inline constexpr int kInplaceFloatStages = 4;  // single precision: a stage is half the bytes
 
 // The kernel for gemm(transa, transb) as the route spells them ('N', or 'T' for both T and C):
 // "gemm_inplace_tn" for ('T', 'N').
