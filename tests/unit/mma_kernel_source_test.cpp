@@ -1,10 +1,11 @@
 // The NVIDIA TN kernel emitters: which parameter sets they accept, and what the sources hold.
 // The kernels themselves run on the GPU machine (tools/bench/mma_probe.cpp checks them there).
+#include "gemm/mma_kernel_source.hpp"
+
 #include <gtest/gtest.h>
 
-#include "gemm/inplace_kernel_source.hpp"
 #include "gemm/ffma_kernel_source.hpp"
-#include "gemm/mma_kernel_source.hpp"
+#include "gemm/inplace_kernel_source.hpp"
 
 namespace sg = switchyard::gemm;
 
@@ -150,10 +151,10 @@ void expect_slice_prologue(const std::string& s) {
   const std::size_t slabs = s.find("_row0 * lda");
   ASSERT_NE(slabs, std::string::npos);
   std::size_t last = 0;
-  for (const char* line : {"const int slice = get_group_id(2);",
-                           "const int k0 = slice * Ks, k_len = min(Ks, Kp - k0);",
-                           "c += (long)slice * c_slice;", "const int k_pad = k_len;",
-                           "a += (size_t)k0 * lda;", "b += (size_t)k0 * ldb;"}) {
+  for (const char* line :
+       {"const int slice = get_group_id(2);",
+        "const int k0 = slice * Ks, k_len = min(Ks, Kp - k0);", "c += (long)slice * c_slice;",
+        "const int k_pad = k_len;", "a += (size_t)k0 * lda;", "b += (size_t)k0 * ldb;"}) {
     const std::size_t at = s.find(line);
     ASSERT_NE(at, std::string::npos) << line;
     EXPECT_GT(at, last) << line;
@@ -175,11 +176,34 @@ TEST(FfmaKernelSource, SlicePrologue) {
   expect_slice_prologue(sg::ffma_kernel_source(p));
 }
 
-// The in-place kernels read A and B where they lie: their arguments carry the offsets and
-// leading dimensions, each operand is copied k-contiguous (A^T, B) or along C's side (A, B^T)
-// into local memory by cp.async, zero past the edge and past the slice's k rows, two slabs ahead
-// of the product; three stages of both operands fit NVIDIA's 48 KiB of local memory, and a
-// diagonal tile of a Gram product skips B.
+// The text of in-place kernel `name` in `source`, whose operands are of `type`; empty when it
+// is not there.
+std::string inplace_kernel_text(const std::string& source, const char* name, const char* type) {
+  const std::size_t at = source.find(
+      std::string("void ") + name + "(const int K, const int m, const int n,\n    __global const " +
+      type + "* restrict a, const long a_offset, const int lda,");
+  return at == std::string::npos ? std::string() : source.substr(at, source.find("\n}\n", at) - at);
+}
+
+std::size_t occurrences(const std::string& text, const char* what) {
+  std::size_t count = 0;
+  for (std::size_t i = text.find(what); i != std::string::npos; i = text.find(what, i + 1)) ++count;
+  return count;
+}
+
+// In kernel `k`: with beta = 0 (the branch that `if (beta == <zero>) {` opens) C is never read;
+// with beta, every read of C comes before the first write.
+void expect_c_read_only_with_beta(const std::string& k, const std::string& zero, const char* name) {
+  const std::size_t at = k.find("if (beta == " + zero + ") {"), other = k.find("} else {", at);
+  ASSERT_NE(at, std::string::npos) << name;
+  EXPECT_EQ(k.substr(at, other - at).find("beta *"), std::string::npos) << name;
+  const std::string with_beta = k.substr(other);
+  const std::size_t last_read = with_beta.rfind("beta * c["), first_write = with_beta.find("] = c");
+  ASSERT_NE(last_read, std::string::npos) << name;
+  ASSERT_NE(first_write, std::string::npos) << name;
+  EXPECT_LT(last_read, first_write) << name;
+}
+
 // The single-precision in-place kernels take the double kernels' arguments with float alpha
 // and beta, copy by 4-byte cp.async three slabs ahead, and sum a lane's 4 x 8 on FMAs from
 // 16-byte local reads; four stages of both operands fit NVIDIA's 48 KiB.
@@ -187,12 +211,8 @@ TEST(InplaceKernelSource, SinglePrecisionOnFmas) {
   const std::string s = sg::inplace_float_kernels_source();
   for (const char* name :
        {"gemm_inplace_nn", "gemm_inplace_nt", "gemm_inplace_tn", "gemm_inplace_tt"}) {
-    const std::size_t at = s.find(std::string("void ") + name +
-                                  "(const int K, const int m, "
-                                  "const int n,\n    __global const float* restrict a, const "
-                                  "long a_offset, const int lda,");
-    ASSERT_NE(at, std::string::npos) << name;
-    const std::string k = s.substr(at, s.find("\n}\n", at) - at);
+    const std::string k = inplace_kernel_text(s, name, "float");
+    ASSERT_FALSE(k.empty()) << name;
     EXPECT_NE(k.find("const float alpha, const float beta, __global float* c"), std::string::npos);
     EXPECT_NE(k.find("__local float a_local[4352] __attribute__((aligned(16)));"),
               std::string::npos);
@@ -200,31 +220,25 @@ TEST(InplaceKernelSource, SinglePrecisionOnFmas) {
     EXPECT_NE(k.find("cp.async.wait_group 2;"), std::string::npos);
     EXPECT_NE(k.find("if (!idle)"), std::string::npos);
     EXPECT_NE(k.find("(one ? a_local : b_local)"), std::string::npos);
-    std::size_t fmas = 0;
-    for (std::size_t i = k.find(" = fma("); i != std::string::npos; i = k.find(" = fma(", i + 1))
-      ++fmas;
-    EXPECT_EQ(fmas, 32u) << name;
-    const std::size_t zero = k.find("if (beta == 0.0f) {"), other = k.find("} else {", zero);
-    ASSERT_NE(zero, std::string::npos);
-    EXPECT_EQ(k.substr(zero, other - zero).find("beta *"), std::string::npos);
-    const std::string with_beta = k.substr(other);
-    EXPECT_LT(with_beta.rfind("beta * c["), with_beta.find("] = c"));
+    EXPECT_EQ(occurrences(k, " = fma("), 32u) << name;
+    expect_c_read_only_with_beta(k, "0.0f", name);
   }
   EXPECT_LE(2 * 4352 * sizeof(float), 49152u);
 }
 
+// The in-place kernels read A and B where they lie: their arguments carry the offsets and
+// leading dimensions, each operand is copied k-contiguous (A^T, B) or along C's side (A, B^T)
+// into local memory by cp.async, zero past the edge and past the slice's k rows, two slabs ahead
+// of the product; three stages of both operands fit NVIDIA's 48 KiB of local memory, and a
+// diagonal tile of a Gram product skips B.
 TEST(InplaceKernelSource, ReadsInPlaceWithinItsSlice) {
   EXPECT_EQ(sg::inplace_kernel_name('T', 'N'), "gemm_inplace_tn");
   EXPECT_EQ(sg::inplace_kernel_name('N', 'T'), "gemm_inplace_nt");
   const std::string s = sg::inplace_kernels_source();
-  for (const char* name : {"gemm_inplace_nn", "gemm_inplace_nt", "gemm_inplace_tn",
-                           "gemm_inplace_tt"}) {
-    const std::size_t at = s.find(std::string("void ") + name + "(const int K, const int m, "
-                                  "const int n,\n    __global const double* restrict a, const "
-                                  "long a_offset, const int lda,");
-    ASSERT_NE(at, std::string::npos) << name;
-    const std::size_t end = s.find("\n}\n", at);
-    const std::string k = s.substr(at, end - at);
+  for (const char* name :
+       {"gemm_inplace_nn", "gemm_inplace_nt", "gemm_inplace_tn", "gemm_inplace_tt"}) {
+    const std::string k = inplace_kernel_text(s, name, "double");
+    ASSERT_FALSE(k.empty()) << name;
     EXPECT_NE(k.find("const int Ks, const long c_slice, const int same) {"), std::string::npos);
     EXPECT_NE(k.find("const int k0 = slice * Ks, k_len = min(Ks, K - k0);"), std::string::npos);
     EXPECT_NE(k.find("const bool one = same && m0 == n0;"), std::string::npos);
@@ -236,20 +250,8 @@ TEST(InplaceKernelSource, ReadsInPlaceWithinItsSlice) {
               std::string::npos);
     EXPECT_NE(k.find("if (!idle)"), std::string::npos);
     // Eight m16n8k16 per slab: 2 x 4 tiles of the warp's 32 x 32.
-    std::size_t mma = 0;
-    for (std::size_t i = k.find("mma.sync"); i != std::string::npos; i = k.find("mma.sync", i + 1))
-      ++mma;
-    EXPECT_EQ(mma, 8u) << name;
-    // beta = 0 never reads C.
-    const std::size_t zero = k.find("if (beta == 0.0) {"), other = k.find("} else {", zero);
-    ASSERT_NE(zero, std::string::npos);
-    EXPECT_EQ(k.substr(zero, other - zero).find("beta *"), std::string::npos);
-    // With beta, every read of C comes before the first write.
-    const std::string with_beta = k.substr(other);
-    const std::size_t last_read = with_beta.rfind("beta * c["), first_write = with_beta.find("] = c");
-    ASSERT_NE(last_read, std::string::npos);
-    ASSERT_NE(first_write, std::string::npos);
-    EXPECT_LT(last_read, first_write) << name;
+    EXPECT_EQ(occurrences(k, "mma.sync"), 8u) << name;
+    expect_c_read_only_with_beta(k, "0.0", name);
   }
   EXPECT_LE(2 * 3072 * sizeof(double), 49152u);
   const std::size_t tn = s.find("void gemm_inplace_tn("), nt = s.find("void gemm_inplace_nt(");
