@@ -144,6 +144,9 @@ Pages pages_within(const char* source, std::size_t total) {
   return {reinterpret_cast<char*>(begin), std::size_t(end - begin)};
 }
 
+// The first whole pieces of `p`.
+Pages whole_pieces(const Pages& p, std::size_t piece) { return {p.first, p.bytes / piece * piece}; }
+
 // `threads` threads each pinning (or unpinning) every threads-th piece of `p`: ms, or a negative
 // figure when a call failed.
 double pin_pieces(const Pages& p, std::size_t piece, int threads, bool pin) {
@@ -172,10 +175,9 @@ double pin_pieces(const Pages& p, std::size_t piece, int threads, bool pin) {
 // pinned before it go up.
 void cuda_in_place(const char* source) {
   std::printf("\nCUDA, pageable memory pinned in place (cudaHostRegister)\n");
-  const Pages p = pages_within(source, kTotal);
   const std::size_t piece = 64 * kMiB;
-  const std::size_t pieces = p.bytes / piece;
-  const Pages whole{p.first, pieces * piece};
+  const Pages whole = whole_pieces(pages_within(source, kTotal), piece);
+  const std::size_t pieces = whole.bytes / piece;
   for (const int threads : {1, 2, 4, 8, 16}) {
     const double pin_ms = pin_pieces(whole, piece, threads, true);
     const double unpin_ms = pin_pieces(whole, piece, threads, false);
@@ -304,11 +306,9 @@ void opencl_part(const char* source) {
   if (cudaGetDeviceCount(&cuda_devices) == cudaSuccess && cuda_devices > 0) {
     // Whether NVIDIA's OpenCL reads memory that CUDA pinned as fast as its own pinned memory.
     const Pages whole = pages_within(source, kTotal);
+    const Pages pinned = whole_pieces(whole, 64 * kMiB);
     for (const bool pin : {false, true}) {
-      if (pin && pin_pieces({whole.first, whole.bytes / (64 * kMiB) * 64 * kMiB}, 64 * kMiB, 8,
-                            true) < 0) {
-        break;
-      }
+      if (pin && pin_pieces(pinned, 64 * kMiB, 8, true) < 0) break;
       const double ms = best_ms(3, [&] {
         for (std::size_t i = 0; i < whole.bytes / (16 * kMiB); ++i) {
           cl.EnqueueWriteBuffer(st->upload, device.get(), CL_FALSE, i * 16 * kMiB, 16 * kMiB,
@@ -318,9 +318,8 @@ void opencl_part(const char* source) {
       });
       std::printf("  %s -> device, 16 MiB pieces  %8.1f GB/s\n",
                   pin ? "pageable pinned by CUDA" : "pageable               ",
-                  double(whole.bytes / (16 * kMiB) * 16 * kMiB) / ms / 1e6);
-      if (pin)
-        pin_pieces({whole.first, whole.bytes / (64 * kMiB) * 64 * kMiB}, 64 * kMiB, 8, false);
+                  double(whole_pieces(whole, 16 * kMiB).bytes) / ms / 1e6);
+      if (pin) pin_pieces(pinned, 64 * kMiB, 8, false);
     }
   }
   for (const std::size_t piece : {4 * kMiB, 16 * kMiB}) {
