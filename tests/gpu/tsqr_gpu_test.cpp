@@ -15,11 +15,12 @@
 
 #include "device/cuda_runtime.hpp"
 #include "device/probe.hpp"
+#include "device_array.hpp"
 #include "qr/gpu/drivers.hpp"
+#include "qr/gpu/streamed_qr.hpp"
+#include "skip_without_cuda.hpp"
 #include "tsqr_checks.hpp"
 #include "tsqr_kernels.hpp"
-#include "device_array.hpp"
-#include "skip_without_cuda.hpp"
 
 namespace switchyard::tsqr {
 namespace {
@@ -237,6 +238,37 @@ TYPED_TEST(TsqrGpu, PanelsOfHardMatrices) {
   check<TypeParam>(with_condition(50000, 96, 1e15, 17), CompareToGeqrf::kNo);
   check<TypeParam>(with_rank(30000, 150, 40, 18), CompareToGeqrf::kNo);
   check<TypeParam>(with_zero_columns(30000, 140, {0, 64, 70, 139}, 19), CompareToGeqrf::kNo);
+}
+
+// A host matrix wider than one TSQR streams a panel at a time (qr/gpu/streamed_qr.hpp). When a
+// panel's work fails, the panels before it have come back and the fallback finishes the rest:
+// the whole is still xGEQRF's. When the first fails, nothing was written.
+TYPED_TEST(TsqrGpu, StreamedPanelsFailingPartWayAreFinishedInTheFallback) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  const int m = 40000, n = 100;
+  const Matrix<double> input = gaussian(m, n, 23);
+  const int panels = (n + qr::gpu::panel_width<T>() - 1) / qr::gpu::panel_width<T>();
+  for (int failing : {1, panels - 1}) {
+    SCOPED_TRACE(::testing::Message() << "panel " << failing << " of " << panels << " fails");
+    const qr::gpu::PanelFault fault{failing};
+    const Factored<T> f = factor_padded<T>(input, 3, [&](Matrix<T>& a, std::vector<T>& tau) {
+      std::string error;
+      EXPECT_TRUE(qr::gpu::geqrf_streamed(a.m, a.n, a.ptr(), a.ld, tau.data(), error, &fault));
+    });
+    const Matrix<T> a = convert<T>(input, m);
+    const Factored<T> packed{convert<T>(f.a, m), f.tau};
+    expect_lapack_contract(a, packed);
+    expect_matches_reference(a, packed);
+  }
+  Matrix<T> a = convert<T>(input, m);
+  const std::vector<T> before = a.data;
+  std::vector<T> tau(std::size_t(n), T(-7));
+  std::string error;
+  const qr::gpu::PanelFault first{0};
+  EXPECT_FALSE(qr::gpu::geqrf_streamed(m, n, a.ptr(), a.ld, tau.data(), error, &first));
+  EXPECT_EQ(a.data, before);
+  EXPECT_FALSE(error.empty());
 }
 
 TYPED_TEST(TsqrGpu, Large) {

@@ -51,7 +51,25 @@ cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t s
   return status;
 }
 
+template <class T>
+cudaError_t enqueue_panel(int m, int first, int width, T* a, long long lda, T* tau,
+                          cudaStream_t stream) {
+  const int group = first / kGroupColumns * kGroupColumns;
+  cudaError_t status = cudaSuccess;
+  for (int g = 0; g < group && status == cudaSuccess; g += kGroupColumns) {
+    status = update(m, g, kGroupColumns, first, first + width, a, lda, tau, stream);
+  }
+  for (int j = group; j < first && status == cudaSuccess; j += panel_width<T>()) {
+    status = update(m, j, panel_width<T>(), first, first + width, a, lda, tau, stream);
+  }
+  if (status != cudaSuccess) return status;
+  return enqueue_tsqr(m - first, width, a + first + first * lda, lda, tau + first, stream);
+}
+
 template cudaError_t enqueue_qr<float>(int, int, float*, long long, float*, cudaStream_t);
 template cudaError_t enqueue_qr<double>(int, int, double*, long long, double*, cudaStream_t);
+template cudaError_t enqueue_panel<float>(int, int, int, float*, long long, float*, cudaStream_t);
+template cudaError_t enqueue_panel<double>(int, int, int, double*, long long, double*,
+                                           cudaStream_t);
 
 }  // namespace switchyard::qr::gpu

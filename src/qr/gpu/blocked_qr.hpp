@@ -35,4 +35,15 @@ constexpr int panel_width() {
 template <class T>
 cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream);
 
+// The same QR a panel at a time, left-looking, for A wider than single_tsqr_columns() whose
+// panels arrive one after another: the panel of `width` columns from column `first` (a
+// multiple of panel_width<T>(), width that or what is left of n) is brought up to date by the
+// reflectors of every panel before it, group by group and then panel by panel as enqueue_qr
+// applies them, and factored. Each column thus meets the same operations in the same order as
+// in enqueue_qr, and the results are the same bits. Called for each panel in order, after the
+// panel before it.
+template <class T>
+cudaError_t enqueue_panel(int m, int first, int width, T* a, long long lda, T* tau,
+                          cudaStream_t stream);
+
 }  // namespace switchyard::qr::gpu

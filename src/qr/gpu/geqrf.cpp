@@ -1,7 +1,9 @@
 // The gpu route of sgeqrf/dgeqrf: A's QR on a CUDA device, one TSQR up to the panel width,
 // panels of TSQRs beyond (blocked_qr.hpp), taken automatically for tall-skinny shapes that pay
-// (src/route.cpp) when a CUDA device is present. A in host memory streams up in chunks, the
-// leaves of each chunk factored as it arrives, and V and R stream back once everything ran.
+// (src/route.cpp) when a CUDA device is present. A in host memory up to the panel width streams
+// up in chunks, the leaves of each chunk factored as it arrives, and V and R stream back once
+// everything ran; a wider one streams a panel at a time, each going back while the panels after
+// it go up (streamed_qr.hpp).
 #include <string>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "qr/gpu/residence.hpp"
 #include "qr/gpu/split_devices.hpp"
 #include "qr/gpu/split_tsqr.hpp"
+#include "qr/gpu/streamed_qr.hpp"
 
 namespace switchyard {
 namespace qr::gpu {
@@ -39,6 +42,9 @@ bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
     if (!geqrf_split(wanted, m, n, a, lda, tau, error)) return false;
     ran_as = split_note(wanted);
     return true;
+  }
+  if (n > single_tsqr_columns() && !cuda::device_accessible(a) && !cuda::device_accessible(tau)) {
+    return geqrf_streamed(m, n, a, lda, tau, error);
   }
   return cuda::run_guarded(error, [&] {
     Residence where;
@@ -64,7 +70,7 @@ bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
       }
       if (status == cudaSuccess) status = tree.finish(tau_out);
     } else {
-      // Panels: every panel's update reads the columns to its right, so all of A goes first.
+      // Panels on device data (or a host A with tau on the device, which goes up whole).
       status = on_a.arrive();
       if (status == cudaSuccess) status = enqueue_qr(m, n, on_a.get(), on_a.ld(), tau_out, stream);
     }
