@@ -23,18 +23,16 @@ cudaError_t update(int m, int first, int k, int begin, int end, T* a, long long 
 
 }  // namespace
 
-// Up to 32 columns A is one TSQR, whose leaves factor while a host matrix streams up (two
-// panels of 16 at 32 columns were not measured). Measured on the H200 at 2^22 rows,
-// device-resident: when the updates ran on wmma's 8x8x4 shape, 64 columns as panels of 16
-// took 22.8 ms against 18.5 as panels of 32. With the updates on mma m16n8k4, double precision
-// gains from panels of 16 past 32 columns (48 columns 5.63 against 6.06 ms, 64 8.65 against
-// 8.98, 96 15.2 against 16.2, 256 60.2 against 60.9); single precision, whose updates run on
+// Past one panel A goes by panels. Measured on the H200 at 2^22 rows, device-resident: when
+// the updates ran on wmma's 8x8x4 shape, 64 columns as panels of 16 took 22.8 ms against 18.5
+// as panels of 32. With the updates on mma m16n8k4, double precision gains from panels of 16
+// from 17 columns on: 24 columns 2.28-2.35 ms against 2.81-2.84 as one TSQR, 32 3.11-3.12
+// against 3.64, and against panels of 32, 48 columns 5.63 against 6.06 ms, 64 8.65 against
+// 8.98, 96 15.2 against 16.2, 256 60.2 against 60.9. Single precision, whose updates run on
 // FMAs, loses (64 columns 7.57 against 7.08 ms) and keeps panels of 32.
-int single_tsqr_columns() { return 32; }
-
 template <class T>
 cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream) {
-  if (n <= single_tsqr_columns()) return enqueue_tsqr(m, n, a, lda, tau, stream);
+  if (n <= single_tsqr_columns<T>()) return enqueue_tsqr(m, n, a, lda, tau, stream);
   const int width = panel_width<T>();
   cudaError_t status = cudaSuccess;
   for (int group = 0; group < n && status == cudaSuccess; group += kGroupColumns) {

@@ -1,9 +1,9 @@
 #pragma once
 
 // Layer 1 of the GPU QR (docs/qr-code.md): the QR of a device-accessible A of up to kMaxColumns
-// columns. Up to single_tsqr_columns() it is one TSQR (tsqr_tree.hpp); beyond, blocked Householder
-// QR as xGEQRF itself blocks it, whose panels are TSQRs and whose panels' reflectors, applied
-// as one compact-WY block (wy_block.hpp), update the columns to their right.
+// columns. Up to single_tsqr_columns<T>() it is one TSQR (tsqr_tree.hpp); beyond, blocked
+// Householder QR as xGEQRF itself blocks it, whose panels are TSQRs and whose panels' reflectors,
+// applied as one compact-WY block (wy_block.hpp), update the columns to their right.
 //
 // Panels are grouped by 64 columns, the most reflectors one update takes. Inside a group a
 // panel updates the rest of its group only; the group's reflectors then update all columns to
@@ -22,11 +22,15 @@ namespace switchyard::qr::gpu {
 // The widest A the GPU QR takes.
 constexpr int kMaxColumns = 256;
 
-// The widest A that is a single TSQR; a wider one goes by panels of panel_width<T>() columns.
-int single_tsqr_columns();
+// A wider than one TSQR goes by panels of panel_width<T>() columns (blocked_qr.cpp says why).
 template <class T>
 constexpr int panel_width() {
   return std::is_same_v<T, double> ? 16 : 32;
+}
+// The widest A that is a single TSQR: one panel.
+template <class T>
+constexpr int single_tsqr_columns() {
+  return panel_width<T>();
 }
 
 // xGEQRF of device-accessible m x n A (m >= n >= 1, n <= kMaxColumns), tau on the device,
@@ -35,7 +39,7 @@ constexpr int panel_width() {
 template <class T>
 cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream);
 
-// The same QR a panel at a time, left-looking, for A wider than single_tsqr_columns() whose
+// The same QR a panel at a time, left-looking, for A wider than single_tsqr_columns<T>() whose
 // panels arrive one after another: the panel of `width` columns from column `first` (a
 // multiple of panel_width<T>(), width that or what is left of n) is brought up to date by the
 // reflectors of every panel before it, group by group and then panel by panel as enqueue_qr

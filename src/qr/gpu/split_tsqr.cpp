@@ -52,13 +52,17 @@ struct Share {
   }
 };
 
-// The panels of an m x n call: one, unless A is worked on in place and wider than one TSQR
-// takes; then the panels of one device's blocked QR (blocked_qr.hpp), all in one group, since
-// n <= kSplitMaxColumns = the most reflectors one update applies.
+// The panels of an m x n call: one, unless A is worked on in place and wider than 32 columns;
+// then the panels of one device's blocked QR (blocked_qr.hpp), all in one group, since
+// n <= kSplitMaxColumns = the most reflectors one update applies. One device takes panels of
+// 16 from 17 columns in double (blocked_qr.cpp); over devices, up to 32 columns was measured
+// as one TSQR only (docs/multi-gpu.md).
+constexpr int kSplitSingleTsqrColumns = 32;
+
 template <class T>
 std::vector<Panel> panels_of(int n, bool in_place) {
   static_assert(kSplitMaxColumns <= kWyMaxReflectors);
-  if (!in_place || n <= single_tsqr_columns()) return {{0, n}};
+  if (!in_place || n <= kSplitSingleTsqrColumns) return {{0, n}};
   std::vector<Panel> panels;
   for (int j = 0; j < n; j += panel_width<T>()) {
     panels.push_back({j, std::min(panel_width<T>(), n - j)});
