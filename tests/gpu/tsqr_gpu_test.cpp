@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "device/cuda_runtime.hpp"
@@ -240,9 +241,29 @@ TYPED_TEST(TsqrGpu, PanelsOfHardMatrices) {
   check<TypeParam>(with_zero_columns(30000, 140, {0, 64, 70, 139}, 19), CompareToGeqrf::kNo);
 }
 
-// A host matrix wider than one TSQR streams a panel at a time (qr/gpu/streamed_qr.hpp). When a
-// panel's work fails, the panels before it have come back and the fallback finishes the rest:
-// the whole is still xGEQRF's. When the first fails, nothing was written.
+// A large host matrix wider than one TSQR streams a panel at a time (qr/gpu/streamed_qr.hpp),
+// its panels updated left-looking: the same bits as the right-looking QR of device data, on
+// shapes that end inside a panel and inside a group of 64 columns, and on rows of one chunk and
+// of several.
+TYPED_TEST(TsqrGpu, StreamedPanelsGiveTheBitsOfDeviceData) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  for (const auto& [m, n] : std::vector<std::pair<int, int>>{
+           {40000, 33}, {40000, 45}, {70000, 100}, {4096 + 77, 200}, {300, 256}}) {
+    SCOPED_TRACE(::testing::Message() << m << " x " << n);
+    const Matrix<double> input = gaussian(m, n, unsigned(9000 + n));
+    const Factored<T> streamed = factor_padded<T>(input, 3, [&](Matrix<T>& a, std::vector<T>& tau) {
+      std::string error;
+      EXPECT_TRUE(qr::gpu::geqrf_streamed(a.m, a.n, a.ptr(), a.ld, tau.data(), error)) << error;
+    });
+    const Factored<T> device = factor<T>(input, Residence::kDevice);
+    EXPECT_TRUE(streamed.a.data == device.a.data &&
+                std::memcmp(streamed.tau.data(), device.tau.data(), sizeof(T) * n) == 0);
+  }
+}
+
+// When a streamed panel's work fails, the panels before it have come back and the fallback finishes
+// the rest: the whole is still xGEQRF's. When the first fails, nothing was written.
 TYPED_TEST(TsqrGpu, StreamedPanelsFailingPartWayAreFinishedInTheFallback) {
   SKIP_WITHOUT_CUDA();
   using T = TypeParam;

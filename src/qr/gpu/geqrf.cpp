@@ -2,8 +2,9 @@
 // panels of TSQRs beyond (blocked_qr.hpp), taken automatically for tall-skinny shapes that pay
 // (src/route.cpp) when a CUDA device is present. A in host memory up to the panel width streams
 // up in chunks, the leaves of each chunk factored as it arrives, and V and R stream back once
-// everything ran; a wider one streams a panel at a time, each going back while the panels after
-// it go up (streamed_qr.hpp).
+// everything ran. A wider one of at least kStreamedPanelsMinBytes streams a panel at a time, each
+// going back while the panels after it go up (streamed_qr.hpp); a smaller one goes up whole
+// before its panels.
 #include <string>
 #include <vector>
 
@@ -43,8 +44,9 @@ bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
     ran_as = split_note(wanted);
     return true;
   }
-  if (n > single_tsqr_columns<T>() && !cuda::device_accessible(a) &&
-      !cuda::device_accessible(tau)) {
+  if (n > single_tsqr_columns<T>() &&
+      sizeof(T) * std::size_t(m) * std::size_t(n) >= kStreamedPanelsMinBytes &&
+      !cuda::device_accessible(a) && !cuda::device_accessible(tau)) {
     return geqrf_streamed(m, n, a, lda, tau, error);
   }
   return cuda::run_guarded(error, [&] {
@@ -71,7 +73,7 @@ bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
       }
       if (status == cudaSuccess) status = tree.finish(tau_out);
     } else {
-      // Panels on device data (or a host A with tau on the device, which goes up whole).
+      // Panels on device data, or on a host A that goes up whole (small, or tau on the device).
       status = on_a.arrive();
       if (status == cudaSuccess) status = enqueue_qr(m, n, on_a.get(), on_a.ld(), tau_out, stream);
     }

@@ -17,9 +17,16 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <string>
 
 namespace switchyard::qr::gpu {
+
+// The smallest host A (bytes) that streams by panels. The returns overlap the uploads only
+// across panels, which saves little on a small matrix, while the first such call of a process
+// also pins a second set of staging slots (64 MiB); smaller calls keep the one set and send A
+// up whole. 256 MiB is under 5 ms each way at the link's 55 GB/s.
+constexpr std::size_t kStreamedPanelsMinBytes = std::size_t(256) << 20;
 
 // For tests only: the panel whose work fails to enqueue, with `code`, as a failed launch would.
 // The library passes none.
