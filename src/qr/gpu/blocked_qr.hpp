@@ -15,7 +15,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <type_traits>
+#include <vector>
 
 namespace switchyard::qr::gpu {
 
@@ -31,6 +33,21 @@ constexpr int panel_width() {
 template <class T>
 constexpr int single_tsqr_columns() {
   return panel_width<T>();
+}
+
+// A's columns [first, first + width): one panel.
+struct Panel {
+  int first, width;
+};
+
+// A's n columns as panels of panel_width<T>(), the last what is left.
+template <class T>
+std::vector<Panel> column_panels(int n) {
+  std::vector<Panel> panels;
+  for (int j = 0; j < n; j += panel_width<T>()) {
+    panels.push_back({j, std::min(panel_width<T>(), n - j)});
+  }
+  return panels;
 }
 
 // xGEQRF of device-accessible m x n A (m >= n >= 1, n <= kMaxColumns), tau on the device,

@@ -13,12 +13,6 @@
 namespace switchyard::qr::gpu {
 namespace {
 
-// A panel of the call: A's columns [first, first + width) from row `first` down, one split
-// TSQR.
-struct Panel {
-  int first, width;
-};
-
 // One device's share of A's rows and what works on it there: for each panel its tree and, but
 // for the last, the block that applies its reflectors to the columns to its right.
 template <class T>
@@ -52,22 +46,19 @@ struct Share {
   }
 };
 
-// The panels of an m x n call: one, unless A is worked on in place and wider than 32 columns;
-// then the panels of one device's blocked QR (blocked_qr.hpp), all in one group, since
-// n <= kSplitMaxColumns = the most reflectors one update applies. One device takes panels of
-// 16 from 17 columns in double (blocked_qr.cpp); over devices, up to 32 columns was measured
-// as one TSQR only (docs/multi-gpu.md).
+// The panels of an m x n call, each factored from row `first` down as one split TSQR: one,
+// unless A is worked on in place and wider than 32 columns; then the panels of one device's
+// blocked QR (blocked_qr.hpp), all in one group, since n <= kSplitMaxColumns = the most
+// reflectors one update applies. One device takes panels of 16 from 17 columns in double
+// (blocked_qr.cpp); over devices, up to 32 columns was measured as one TSQR only
+// (docs/multi-gpu.md).
 constexpr int kSplitSingleTsqrColumns = 32;
 
 template <class T>
 std::vector<Panel> panels_of(int n, bool in_place) {
   static_assert(kSplitMaxColumns <= kWyMaxReflectors);
   if (!in_place || n <= kSplitSingleTsqrColumns) return {{0, n}};
-  std::vector<Panel> panels;
-  for (int j = 0; j < n; j += panel_width<T>()) {
-    panels.push_back({j, std::min(panel_width<T>(), n - j)});
-  }
-  return panels;
+  return column_panels<T>(n);
 }
 
 // The share's stream and memory: its rows of A where the device works on them, and every

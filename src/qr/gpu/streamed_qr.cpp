@@ -96,14 +96,6 @@ void write_back_tau(const T* device, int count, T* host, cudaStream_t stream) {
   }
 }
 
-// The panels: `width` columns from column p * width, the last what is left of n.
-struct Panels {
-  int n, width;
-  int count() const { return (n + width - 1) / width; }
-  int first(int p) const { return p * width; }
-  int columns(int p) const { return std::min(width, n - first(p)); }
-};
-
 // The columns from `done` on, the caller's, once columns [0, done) hold their final V and R and
 // tau[0, done) theirs: the fallback applies those reflectors to them and factors what is left,
 // as xGEQRF's own blocked loop would go on from there.
@@ -135,7 +127,8 @@ void finish_in_fallback(int m, int n, int done, T* a, int lda, T* tau) {
 template <class T>
 bool geqrf_streamed(int m, int n, T* a, int lda, T* tau, std::string& error,
                     const PanelFault* fault) {
-  const Panels panels{n, panel_width<T>()};
+  const std::vector<Panel> panels = column_panels<T>(n);
+  const int count = int(panels.size());
   int returned = 0;  // panels back in the caller's A, with their tau
   cuda::run_guarded(error, [&] {
     const int ordinal = cuda::device_ordinal();
@@ -154,7 +147,7 @@ bool geqrf_streamed(int m, int n, T* a, int lda, T* tau, std::string& error,
     }
     T* const copy = on_a.get();
     T* const tau_on_device = static_cast<T*>(device_tau.get());
-    PanelEvents allocated(1), arrived(panels.count()), factored(panels.count());
+    PanelEvents allocated(1), arrived(count), factored(count);
     cudaError_t status = allocated.status();
     if (status == cudaSuccess) status = arrived.status();
     if (status == cudaSuccess) status = factored.status();
@@ -170,11 +163,11 @@ bool geqrf_streamed(int m, int n, T* a, int lda, T* tau, std::string& error,
     std::future<void> returning = std::async(std::launch::async, [&] {
       failed = cuda::use_device(ordinal);
       if (failed != cudaSuccess) return;
-      for (int p = 0; p < panels.count(); ++p) {
+      for (int p = 0; p < count; ++p) {
         if (!handoff.wait_for(p)) return;
         failed = cudaEventSynchronize(factored[p]);
         if (failed != cudaSuccess) return;  // the panel stays as the caller gave it
-        const int first = panels.first(p), columns = panels.columns(p);
+        const int first = panels[p].first, columns = panels[p].width;
         cuda::write_back_rows(copy + std::size_t(first) * std::size_t(m), m, columns,
                               a + std::size_t(first) * std::size_t(lda), lda, return_staging,
                               cuda::row_chunks(m, sizeof(T) * columns, 1), down.get());
@@ -184,8 +177,8 @@ bool geqrf_streamed(int m, int n, T* a, int lda, T* tau, std::string& error,
     });
     {
       const CloseOnExit close{handoff};
-      for (int p = 0; p < panels.count() && status == cudaSuccess; ++p) {
-        const int first = panels.first(p), columns = panels.columns(p);
+      for (int p = 0; p < count && status == cudaSuccess; ++p) {
+        const int first = panels[p].first, columns = panels[p].width;
         status = cuda::upload_rows(a + std::size_t(first) * std::size_t(lda), lda, m, columns,
                                    copy + std::size_t(first) * std::size_t(m), where.staging(),
                                    cuda::row_chunks(m, sizeof(T) * columns, 1), up.get(),
@@ -206,14 +199,14 @@ bool geqrf_streamed(int m, int n, T* a, int lda, T* tau, std::string& error,
     if (status != cudaSuccess) return cuda::fail(error, "QR on host data", status);
     return true;
   });
-  if (returned == panels.count()) return true;
+  if (returned == count) return true;
   if (returned == 0) return false;
   std::fprintf(stderr,
                "switchyard: %cgeqrf on the GPU failed after %d of %d panels (%s); the fallback "
                "finishes the last %d columns\n",
-               sizeof(T) == sizeof(float) ? 's' : 'd', returned, panels.count(), error.c_str(),
-               n - panels.first(returned));
-  finish_in_fallback(m, n, panels.first(returned), a, lda, tau);
+               sizeof(T) == sizeof(float) ? 's' : 'd', returned, count, error.c_str(),
+               n - panels[returned].first);
+  finish_in_fallback(m, n, panels[returned].first, a, lda, tau);
   return true;
 }
 
