@@ -68,8 +68,7 @@ bool inplace_for(const Kernels& kernels, int m, int n, int k, const Padded& size
   // With both operands already in the packed layout nothing is copied, and the TN kernel's
   // larger tiles run faster (256 x 256 x 2^20 NT on the H200: 2.93 against 3.26 ms).
   if (takes_inplace(kernels, m, n)) return !(in_layout.a && in_layout.b);
-  // The single-precision kernels, on FMAs, are measured for a small C only.
-  if (!kernels.inplace[0][0] || kernels.params.precision != Precision::f64) return false;
+  if (!kernels.inplace[0][0]) return false;
   const double copied = (in_layout.a ? 0.0 : double(size.kp) * size.mp) +
                         (in_layout.b ? 0.0 : double(size.kp) * size.np);
   return inplace_pays(m, n, k, copied);

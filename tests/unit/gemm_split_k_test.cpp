@@ -401,27 +401,36 @@ TEST(GemmSplitKOpenCl, NvidiaGramProductFromOneMatrix) {
 
 // A product whose C fills the device but whose long operand would have to be copied goes to
 // the in-place kernels (routes_inplace), for every transpose (operands at offsets, so every
-// one would be copied).
-TEST(GemmSplitKOpenCl, NvidiaInplaceKernelsWhereCopiesCostMore) {
-  opencl::Runtime* rt = device();
-  if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
-  const Variant variant = variant_for<double>(
-      "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
-      "tiles=xor");
+// one would be copied), in both precisions.
+template <class T>
+void check_inplace_where_copies_cost_more(opencl::Runtime& rt, const char* text) {
+  const Variant variant = variant_for<T>(text);
   ASSERT_NE(variant.kernels, nullptr) << variant.error;
   gemm::Kernels& kernels = *variant.kernels;
   ASSERT_FALSE(gemm::takes_inplace(kernels, 8192, 256));  // C's tiles fill the device
   unsigned seed = 2300;
   for (const char* pair : {"NN", "NT", "TN", "TT"}) {
     const Case c{pair[0], pair[1], 8192, 256, 700, 0.9, 0.5, 3};
-    const Problem<double> p = problem<double>(c, seed += 3);
+    const Problem<T> p = problem<T>(c, seed += 3);
     ASSERT_TRUE(gemm::routes_inplace(kernels, c.ta, c.tb, c.m, c.n, c.k, {nullptr, 3, p.lda},
                                      {nullptr, 1, p.ldb}));
-    const std::vector<double> got = device_gemm<double>(*rt, kernels, c, p, 0);
+    const std::vector<T> got = device_gemm<T>(rt, kernels, c, p, 0);
     ASSERT_EQ(got.size(), p.c0.size());
-    expect_result(c, p, got, "the in-place kernels");
+    expect_result(c, p, got, gemm::describe(kernels.params) + ", the in-place kernels");
     if (::testing::Test::HasFatalFailure()) return;
   }
+}
+
+TEST(GemmSplitKOpenCl, NvidiaInplaceKernelsWhereCopiesCostMore) {
+  opencl::Runtime* rt = device();
+  if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
+  check_inplace_where_copies_cost_more<double>(
+      *rt,
+      "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
+      "tiles=xor");
+  if (::testing::Test::HasFatalFailure()) return;
+  check_inplace_where_copies_cost_more<float>(
+      *rt, "family=ffma ml=128 nl=64 kl=16 ms=8 ns=8 lanes=4 stages=3 copy=async group=8");
 }
 
 }  // namespace
