@@ -24,39 +24,81 @@ constexpr int kThreads = 256;
 // banks.
 constexpr int kPitch = kWyMaxReflectors + 4;
 
-// On FMAs: 16 x 16 threads, each summing rows j0 + 16 q of V^T X and columns c0 + 16 p, so
-// that the 16 threads of a half warp read 16 consecutive elements of a tile row.
+// Four consecutive elements of a staged tile row, 16-byte aligned, by 16-byte reads.
+__device__ inline void load4(const float* at, float (&out)[4]) {
+  const float4 x = *reinterpret_cast<const float4*>(at);
+  out[0] = x.x, out[1] = x.y, out[2] = x.z, out[3] = x.w;
+}
+__device__ inline void load4(const double* at, double (&out)[4]) {
+  const double2 x = *reinterpret_cast<const double2*>(at);
+  const double2 y = *reinterpret_cast<const double2*>(at + 2);
+  out[0] = x.x, out[1] = x.y, out[2] = y.x, out[3] = y.y;
+}
+
+// On FMAs: the 16Q x 16P output in 4 x 4 blocks, a thread each, in G = 4 / Q row groups of
+// 64 Q threads (the blocks of the widest output, P = 4), group g summing the tile rows g,
+// g + G, ...; their sums are added in group order on the way out. Each tile row then costs a
+// thread two 16-byte reads for 16 FMAs. (A thread per 16-apart entries had read one element of
+// V and one of X per FMA or two, and the shared memory, not the FMAs, set the pace:
+// single-precision updates ran at a third of the rate of memory.) G does not depend on P, so
+// an entry is summed in the same order whatever the width of X beside it: a blocked QR that
+// updates a panel's columns alone (streamed_qr.hpp) gives the bits of one that updates them
+// with the columns to their right.
 template <class T, int Q, int P>
 struct FmaProduct {
-  T sum[Q][P] = {};
+  static constexpr int kRowsOut = 16 * Q, kColumnsOut = 16 * P;
+  static constexpr int kGroups = 4 / Q, kGroupThreads = kThreads / kGroups;
+  static constexpr int kBlocks = (kRowsOut / 4) * (kColumnsOut / 4);
+  static_assert(kBlocks <= kGroupThreads && kTileRows % kGroups == 0, "a block a thread");
+  static_assert(kGroups * kRowsOut * kColumnsOut <= kWyMaxReflectors * kWyMaxReflectors,
+                "the groups' sums fit the scratch");
+  T sum[4][4] = {};
 
+  __device__ static int block() { return int(threadIdx.x) % kGroupThreads; }
+  __device__ static int group() { return int(threadIdx.x) / kGroupThreads; }
+  __device__ static bool active() { return block() < kBlocks; }
+  __device__ static int first_row() { return 4 * (block() % (kRowsOut / 4)); }
+  __device__ static int first_column() { return 4 * (block() / (kRowsOut / 4)); }
+
+  // V^T's element (j, r) at r kPitch + j, X's (r, c) at r kPitch + c.
   __device__ void add(const T* vs, const T* xs) {
-    const int j0 = int(threadIdx.x) / 16, c0 = int(threadIdx.x) % 16;
+    if (!active()) return;
+    const T* v_at = vs + first_row();
+    const T* x_at = xs + first_column();
 #pragma unroll 4
-    for (int r = 0; r < kTileRows; ++r) {
-      T vj[Q], xc[P];
+    for (int r = group(); r < kTileRows; r += kGroups) {
+      T vj[4], xc[4];
+      load4(v_at + r * kPitch, vj);
+      load4(x_at + r * kPitch, xc);
 #pragma unroll
-      for (int q = 0; q < Q; ++q) vj[q] = vs[r * kPitch + j0 + 16 * q];
+      for (int a = 0; a < 4; ++a) {
 #pragma unroll
-      for (int p = 0; p < P; ++p) xc[p] = xs[r * kPitch + c0 + 16 * p];
-#pragma unroll
-      for (int q = 0; q < Q; ++q) {
-#pragma unroll
-        for (int p = 0; p < P; ++p) sum[q][p] += vj[q] * xc[p];
+        for (int b = 0; b < 4; ++b) sum[a][b] += vj[a] * xc[b];
       }
     }
   }
 
-  // out(j, c) at j + c k, for j < k and c < w. `scratch` is not needed.
-  __device__ void write(T* out, int k, int w, T*) const {
-    const int j0 = int(threadIdx.x) / 16, c0 = int(threadIdx.x) % 16;
+  // out(j, c) at j + c k, for j < k and c < w: the groups' sums through `scratch`, added in
+  // group order. Every thread must call it, after the block is done with the tiles `scratch`
+  // overlaps.
+  __device__ void write(T* out, int k, int w, T* scratch) const {
+    constexpr int kPerGroup = kRowsOut * kColumnsOut;
+    if (active()) {
+      T* mine = scratch + group() * kPerGroup;
 #pragma unroll
-    for (int q = 0; q < Q; ++q) {
+      for (int a = 0; a < 4; ++a) {
 #pragma unroll
-      for (int p = 0; p < P; ++p) {
-        const int j = j0 + 16 * q, c = c0 + 16 * p;
-        if (j < k && c < w) out[j + c * k] = sum[q][p];
+        for (int b = 0; b < 4; ++b) {
+          mine[first_row() + a + (first_column() + b) * kRowsOut] = sum[a][b];
+        }
       }
+    }
+    __syncthreads();
+    for (int idx = int(threadIdx.x); idx < k * w; idx += kThreads) {
+      const int at = idx % k + (idx / k) * kRowsOut;
+      T total = scratch[at];
+      for (int g = 1; g < kGroups; ++g) total += scratch[g * kPerGroup + at];
+      out[idx] = total;
     }
   }
 };

@@ -29,11 +29,16 @@ cudaError_t update(int m, int first, int k, int begin, int end, T* a, long long 
 // from 17 columns on: 24 columns 2.28-2.35 ms against 2.81-2.84 as one TSQR, 32 3.11-3.12
 // against 3.64, and against panels of 32, 48 columns 5.63 against 6.06 ms, 64 8.65 against
 // 8.98, 96 15.2 against 16.2, 256 60.2 against 60.9. Single precision, whose updates run on
-// FMAs, loses (64 columns 7.57 against 7.08 ms) and keeps panels of 32.
+// FMAs, lost (64 columns 7.57 against 7.08 ms) until its V^T X read two 16-byte values for 16
+// FMAs (wy_product.cu). Since, panels of 16 take 2^22 x 24 / 32 / 48 in 1.78-1.81 / 2.28-2.36 /
+// 4.33-4.36 ms against 1.91 / 2.51 as one TSQR and 4.99-5.00 as panels of 32, and 64 alike;
+// past 64 columns they gain 1% on the device but lose about 10% from host memory (2^22 x 256
+// streamed in 162-182 ms against 150-170: each panel's round trip costs the same, twice as
+// often), so there single precision keeps panels of 32.
 template <class T>
 cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream) {
-  if (n <= single_tsqr_columns<T>()) return enqueue_tsqr(m, n, a, lda, tau, stream);
-  const int width = panel_width<T>();
+  if (n <= kSingleTsqrColumns) return enqueue_tsqr(m, n, a, lda, tau, stream);
+  const int width = panel_width<T>(n);
   cudaError_t status = cudaSuccess;
   for (int group = 0; group < n && status == cudaSuccess; group += kGroupColumns) {
     const int group_end = std::min(n, group + kGroupColumns);
@@ -50,15 +55,16 @@ cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t s
 }
 
 template <class T>
-cudaError_t enqueue_panel(int m, int first, int width, T* a, long long lda, T* tau,
+cudaError_t enqueue_panel(int m, int n, int first, int width, T* a, long long lda, T* tau,
                           cudaStream_t stream) {
+  const int panel = panel_width<T>(n);
   const int group = first / kGroupColumns * kGroupColumns;
   cudaError_t status = cudaSuccess;
   for (int g = 0; g < group && status == cudaSuccess; g += kGroupColumns) {
     status = update(m, g, kGroupColumns, first, first + width, a, lda, tau, stream);
   }
-  for (int j = group; j < first && status == cudaSuccess; j += panel_width<T>()) {
-    status = update(m, j, panel_width<T>(), first, first + width, a, lda, tau, stream);
+  for (int j = group; j < first && status == cudaSuccess; j += panel) {
+    status = update(m, j, panel, first, first + width, a, lda, tau, stream);
   }
   if (status != cudaSuccess) return status;
   return enqueue_tsqr(m - first, width, a + first + first * lda, lda, tau + first, stream);
@@ -66,8 +72,9 @@ cudaError_t enqueue_panel(int m, int first, int width, T* a, long long lda, T* t
 
 template cudaError_t enqueue_qr<float>(int, int, float*, long long, float*, cudaStream_t);
 template cudaError_t enqueue_qr<double>(int, int, double*, long long, double*, cudaStream_t);
-template cudaError_t enqueue_panel<float>(int, int, int, float*, long long, float*, cudaStream_t);
-template cudaError_t enqueue_panel<double>(int, int, int, double*, long long, double*,
+template cudaError_t enqueue_panel<float>(int, int, int, int, float*, long long, float*,
+                                          cudaStream_t);
+template cudaError_t enqueue_panel<double>(int, int, int, int, double*, long long, double*,
                                            cudaStream_t);
 
 }  // namespace switchyard::qr::gpu

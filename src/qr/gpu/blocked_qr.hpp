@@ -1,7 +1,7 @@
 #pragma once
 
 // Layer 1 of the GPU QR (docs/qr-code.md): the QR of a device-accessible A of up to kMaxColumns
-// columns. Up to single_tsqr_columns<T>() it is one TSQR (tsqr_tree.hpp); beyond, blocked
+// columns. Up to kSingleTsqrColumns it is one TSQR (tsqr_tree.hpp); beyond, blocked
 // Householder QR as xGEQRF itself blocks it, whose panels are TSQRs and whose panels' reflectors,
 // applied as one compact-WY block (wy_block.hpp), update the columns to their right.
 //
@@ -11,7 +11,7 @@
 // Narrow panels pay: a TSQR's leaf factorization is bound by the latency of its chain of
 // reflectors, and its time grows faster than its width (at 2^22 rows on the H200, double: 1.1
 // ms for 16 columns, 3.6 for 32), while an update costs a few passes over memory. Panels are
-// 16 columns wide in double and 32 in single (blocked_qr.cpp says why).
+// 16 columns wide, and 32 in single precision past 64 columns (blocked_qr.cpp says why).
 
 #include <cuda_runtime_api.h>
 
@@ -24,15 +24,13 @@ namespace switchyard::qr::gpu {
 // The widest A the GPU QR takes.
 constexpr int kMaxColumns = 256;
 
-// A wider than one TSQR goes by panels of panel_width<T>() columns (blocked_qr.cpp says why).
+// The widest A that is a single TSQR.
+constexpr int kSingleTsqrColumns = 16;
+// An n-column A wider than one TSQR goes by panels of panel_width<T>(n) columns: one TSQR's
+// width, and twice that in single precision past one group of 64 (blocked_qr.cpp says why).
 template <class T>
-constexpr int panel_width() {
-  return std::is_same_v<T, double> ? 16 : 32;
-}
-// The widest A that is a single TSQR: one panel.
-template <class T>
-constexpr int single_tsqr_columns() {
-  return panel_width<T>();
+constexpr int panel_width(int n) {
+  return std::is_same_v<T, double> || n <= 64 ? kSingleTsqrColumns : 2 * kSingleTsqrColumns;
 }
 
 // A's columns [first, first + width): one panel.
@@ -40,12 +38,13 @@ struct Panel {
   int first, width;
 };
 
-// A's n columns as panels of panel_width<T>(), the last what is left.
+// A's n columns as panels of panel_width<T>(n), the last what is left.
 template <class T>
 std::vector<Panel> column_panels(int n) {
+  const int width = panel_width<T>(n);
   std::vector<Panel> panels;
-  for (int j = 0; j < n; j += panel_width<T>()) {
-    panels.push_back({j, std::min(panel_width<T>(), n - j)});
+  for (int j = 0; j < n; j += width) {
+    panels.push_back({j, std::min(width, n - j)});
   }
   return panels;
 }
@@ -56,15 +55,15 @@ std::vector<Panel> column_panels(int n) {
 template <class T>
 cudaError_t enqueue_qr(int m, int n, T* a, long long lda, T* tau, cudaStream_t stream);
 
-// The same QR a panel at a time, left-looking, for A wider than single_tsqr_columns<T>() whose
-// panels arrive one after another: the panel of `width` columns from column `first` (a
-// multiple of panel_width<T>(), width that or what is left of n) is brought up to date by the
+// The same QR a panel at a time, left-looking, for n-column A wider than kSingleTsqrColumns
+// whose panels arrive one after another: the panel of `width` columns from column `first` (a
+// multiple of panel_width<T>(n), width that or what is left of n) is brought up to date by the
 // reflectors of every panel before it, group by group and then panel by panel as enqueue_qr
 // applies them, and factored. Each column thus meets the same operations in the same order as
 // in enqueue_qr, and the results are the same bits. Called for each panel in order, after the
 // panel before it.
 template <class T>
-cudaError_t enqueue_panel(int m, int first, int width, T* a, long long lda, T* tau,
+cudaError_t enqueue_panel(int m, int n, int first, int width, T* a, long long lda, T* tau,
                           cudaStream_t stream);
 
 }  // namespace switchyard::qr::gpu

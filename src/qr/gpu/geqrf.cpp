@@ -44,7 +44,7 @@ bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
     ran_as = split_note(wanted);
     return true;
   }
-  if (n > single_tsqr_columns<T>() &&
+  if (n > kSingleTsqrColumns &&
       sizeof(T) * std::size_t(m) * std::size_t(n) >= kStreamedPanelsMinBytes &&
       !cuda::device_accessible(a) && !cuda::device_accessible(tau)) {
     return geqrf_streamed(m, n, a, lda, tau, error);
@@ -62,7 +62,7 @@ bool geqrf_gpu(int m, int n, T* a, int lda, T* tau, std::string& error) {
     T* const tau_out = static_cast<T*>(device_tau.get());
 
     cudaError_t status;
-    if (n <= single_tsqr_columns<T>()) {
+    if (n <= kSingleTsqrColumns) {
       // One TSQR: each chunk's leaves factored as the chunk arrives.
       TsqrTree<T> tree(m, n, on_a.get(), on_a.ld(), stream);
       status = tree.status();

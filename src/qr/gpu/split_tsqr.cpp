@@ -49,7 +49,7 @@ struct Share {
 // The panels of an m x n call, each factored from row `first` down as one split TSQR: one,
 // unless A is worked on in place and wider than 32 columns; then the panels of one device's
 // blocked QR (blocked_qr.hpp), all in one group, since n <= kSplitMaxColumns = the most
-// reflectors one update applies. One device takes panels of 16 from 17 columns in double
+// reflectors one update applies. One device takes panels of 16 from 17 columns
 // (blocked_qr.cpp); over devices, up to 32 columns was measured as one TSQR only
 // (docs/multi-gpu.md).
 constexpr int kSplitSingleTsqrColumns = 32;

@@ -188,7 +188,7 @@ bool geqrf_streamed(int m, int n, T* a, int lda, T* tau, std::string& error,
         if (status == cudaSuccess) {
           status = fault && fault->panel == p
                        ? fault->code
-                       : enqueue_panel(m, first, columns, copy, m, tau_on_device, work);
+                       : enqueue_panel(m, n, first, columns, copy, m, tau_on_device, work);
         }
         if (status == cudaSuccess) status = cudaEventRecord(factored[p], work);
         if (status == cudaSuccess) handoff.enqueued_one();

@@ -35,7 +35,7 @@ struct PanelFault {
   cudaError_t code = cudaErrorLaunchOutOfResources;
 };
 
-// xGEQRF of host m x n A, m >= n, single_tsqr_columns<T>() < n <= kMaxColumns, lda >= m, tau in
+// xGEQRF of host m x n A, m >= n, kSingleTsqrColumns < n <= kMaxColumns, lda >= m, tau in
 // host or device memory. True when A and tau hold the factorization (after a failure part-way,
 // finished by the fallback, with a line on stderr); false, with `error`, when nothing was
 // written.
