@@ -26,12 +26,14 @@ namespace {
 
 using namespace gemm_test;
 
-// The shipped H200 double entry's tile: 128 x 64, k steps of 16.
-KernelParams h200_tile() {
-  return params("family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg "
-                "group=8 tiles=xor",
-                Precision::f64);
-}
+// The shipped H200 entries: in double a tile of 128 x 64, k steps of 16.
+constexpr char kH200Double[] =
+    "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
+    "tiles=xor";
+constexpr char kH200Float[] =
+    "family=ffma ml=128 nl=64 kl=16 ms=8 ns=8 lanes=4 stages=3 copy=async group=8";
+
+KernelParams h200_tile() { return params(kH200Double, Precision::f64); }
 
 TEST(GemmSplitK, SlicesFillTheUnitsOnlyWhereTheTilesDoNot) {
   const KernelParams p = h200_tile();
@@ -238,9 +240,7 @@ TEST(GemmSplitKOpenCl, DeviceResidentFloat) {
 TEST(GemmSplitKOpenCl, NvidiaFamiliesDeviceResident) {
   opencl::Runtime* rt = device();
   if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
-  check_device_resident<double>(
-      "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
-      "tiles=xor");
+  check_device_resident<double>(kH200Double);
   if (::testing::Test::HasFatalFailure()) return;
   check_device_resident<float>(
       "family=ffma ml=128 nl=128 kl=16 ms=8 ns=8 lanes=4 stages=2 copy=async group=8");
@@ -292,12 +292,9 @@ TEST(GemmSplitKOpenCl, OperandsInThePackedLayoutFloat) {
 TEST(GemmSplitKOpenCl, NvidiaOperandsInThePackedLayout) {
   opencl::Runtime* rt = device();
   if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
-  check_packed_layout<double>(
-      "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
-      "tiles=xor");
+  check_packed_layout<double>(kH200Double);
   if (::testing::Test::HasFatalFailure()) return;
-  check_packed_layout<float>(
-      "family=ffma ml=128 nl=64 kl=16 ms=8 ns=8 lanes=4 stages=3 copy=async group=8");
+  check_packed_layout<float>(kH200Float);
 }
 
 // C after gemm_streamed from host memory under `plan`.
@@ -394,9 +391,7 @@ TEST(GemmSplitKOpenCl, GramProductFromOneHostMatrix) { check_gram(kDoubleVariant
 TEST(GemmSplitKOpenCl, NvidiaGramProductFromOneMatrix) {
   opencl::Runtime* rt = device();
   if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
-  check_gram(
-      "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
-      "tiles=xor");
+  check_gram(kH200Double);
 }
 
 // A product whose C fills the device but whose long operand would have to be copied goes to
@@ -424,13 +419,9 @@ void check_inplace_where_copies_cost_more(opencl::Runtime& rt, const char* text)
 TEST(GemmSplitKOpenCl, NvidiaInplaceKernelsWhereCopiesCostMore) {
   opencl::Runtime* rt = device();
   if (!rt || rt->device().nv_compute_capability < 90) GTEST_SKIP() << "no NVIDIA sm_90 device";
-  check_inplace_where_copies_cost_more<double>(
-      *rt,
-      "family=mma shape=m16n8k16 ml=128 nl=64 kl=16 ms=64 ns=32 stages=2 copy=reg group=8 "
-      "tiles=xor");
+  check_inplace_where_copies_cost_more<double>(*rt, kH200Double);
   if (::testing::Test::HasFatalFailure()) return;
-  check_inplace_where_copies_cost_more<float>(
-      *rt, "family=ffma ml=128 nl=64 kl=16 ms=8 ns=8 lanes=4 stages=3 copy=async group=8");
+  check_inplace_where_copies_cost_more<float>(*rt, kH200Float);
 }
 
 }  // namespace
