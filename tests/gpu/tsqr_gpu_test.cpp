@@ -269,7 +269,7 @@ TYPED_TEST(TsqrGpu, StreamedPanelsFailingPartWayAreFinishedInTheFallback) {
   using T = TypeParam;
   const int m = 40000, n = 100;
   const Matrix<double> input = gaussian(m, n, 23);
-  const int panels = (n + qr::gpu::panel_width<T>(n) - 1) / qr::gpu::panel_width<T>(n);
+  const int panels = int(qr::gpu::column_panels<T>(n).size());
   for (int failing : {1, panels - 1}) {
     SCOPED_TRACE(::testing::Message() << "panel " << failing << " of " << panels << " fails");
     const qr::gpu::PanelFault fault{failing};

@@ -8,7 +8,7 @@
 namespace switchyard::qr::gpu {
 namespace {
 
-constexpr int kGroupColumns = kWyMaxReflectors;
+static_assert(kGroupColumns == kWyMaxReflectors, "a group is what one update applies");
 
 // Applies Q^T of the k reflectors in column `first` of A (rows first..m) to the columns
 // [begin, end).

@@ -26,11 +26,14 @@ constexpr int kMaxColumns = 256;
 
 // The widest A that is a single TSQR.
 constexpr int kSingleTsqrColumns = 16;
+// Columns of one group of panels: the most reflectors one update applies (kWyMaxReflectors).
+constexpr int kGroupColumns = 64;
 // An n-column A wider than one TSQR goes by panels of panel_width<T>(n) columns: one TSQR's
-// width, and twice that in single precision past one group of 64 (blocked_qr.cpp says why).
+// width, and twice that in single precision past one group (blocked_qr.cpp says why).
 template <class T>
 constexpr int panel_width(int n) {
-  return std::is_same_v<T, double> || n <= 64 ? kSingleTsqrColumns : 2 * kSingleTsqrColumns;
+  return std::is_same_v<T, double> || n <= kGroupColumns ? kSingleTsqrColumns
+                                                         : 2 * kSingleTsqrColumns;
 }
 
 // A's columns [first, first + width): one panel.
