@@ -24,7 +24,7 @@ constexpr int kThreads = 128;
 constexpr int kVPitch = kTileRows + 4;
 constexpr int kWPad = 4;
 
-__device__ inline int multiple_of_4(int k) { return (k + 3) / 4 * 4; }
+__host__ __device__ inline int multiple_of_4(int k) { return (k + 3) / 4 * 4; }
 
 // On FMAs: 8 x 16 threads, each computing 4 rows (r0 + 8 q) by P columns (c0 + 16 p).
 template <class T, int P>
@@ -124,6 +124,21 @@ __device__ void stage_v(const Reflectors<T>& v, long long row0, long long end_ro
   __pipeline_commit();
 }
 
+// Columns of kVPitch a V tile takes: its reflectors, or V W's 16 P columns after them.
+template <int P>
+__host__ __device__ int tile_columns(int k) {
+  return multiple_of_4(k) > 16 * P ? multiple_of_4(k) : 16 * P;
+}
+
+// The shared memory of a block: W, then two V tiles. Sized by k, not by kWyMaxReflectors: the
+// update between a blocked QR's 16-column panels (k = 16) then fits 9 blocks on an SM in double
+// (their registers' limit) where 64 reflectors' worth of tiles fit 4, and runs at about 3.5 TB/s
+// where it ran at 3.2.
+template <int P>
+__host__ __device__ int shared_elements(int k) {
+  return multiple_of_4(k) * (16 * P + kWPad) + 2 * tile_columns<P>(k) * kVPitch;
+}
+
 template <class T, int P>
 __global__ void __launch_bounds__(kThreads)
     apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long end_row,
@@ -134,11 +149,11 @@ __global__ void __launch_bounds__(kThreads)
   constexpr int kOutputs = kWidth / kColumnStep;
   extern __shared__ __align__(128) unsigned char shared_memory[];
   T* w_tile = reinterpret_cast<T*>(shared_memory);  // W(j, c) at j * (kWidth + kWPad) + c
-  // This tile's V and the next's.
-  const auto v_tiles = [&](int b) {
-    return w_tile + kWyMaxReflectors * (kWidth + kWPad + b * kVPitch);
-  };
   const int k = v.k, tid = int(threadIdx.x);
+  // This tile's V and the next's, after W (shared_elements<P>(k) in all).
+  const auto v_tiles = [&](int b) {
+    return w_tile + multiple_of_4(k) * (kWidth + kWPad) + b * tile_columns<P>(k) * kVPitch;
+  };
   for (int idx = tid; idx < multiple_of_4(k) * kWidth; idx += kThreads) {
     const int j = idx / kWidth, c = idx % kWidth;
     w_tile[j * (kWidth + kWPad) + c] = j < k && c < w ? w_matrix[j + c * k] : T(0);
@@ -193,7 +208,7 @@ template <class T, int P>
 cudaError_t launch_apply(long long tiles, cudaStream_t stream, const Reflectors<T>& v,
                          const T* w_matrix, int w, long long first_row, long long end_row,
                          bool identity_base, T* out, long long ld_out) {
-  constexpr int bytes = int(sizeof(T)) * kWyMaxReflectors * (16 * P + kWPad + 2 * kVPitch);
+  const int bytes = int(sizeof(T)) * shared_elements<P>(v.k);
   cudaError_t status = allow_shared_memory(apply<T, P>, bytes);
   int device = 0, multiprocessors = 0, per_multiprocessor = 0;
   if (status == cudaSuccess) status = cudaGetDevice(&device);
