@@ -208,8 +208,11 @@ template <class T, int P>
 cudaError_t launch_apply(long long tiles, cudaStream_t stream, const Reflectors<T>& v,
                          const T* w_matrix, int w, long long first_row, long long end_row,
                          bool identity_base, T* out, long long ld_out) {
+  // The kernel opts in for the most reflectors, whatever this call applies
+  // (shared_memory_opt_in.cuh).
   const int bytes = int(sizeof(T)) * shared_elements<P>(v.k);
-  cudaError_t status = allow_shared_memory(apply<T, P>, bytes);
+  cudaError_t status =
+      allow_shared_memory(apply<T, P>, int(sizeof(T)) * shared_elements<P>(kWyMaxReflectors));
   int device = 0, multiprocessors = 0, per_multiprocessor = 0;
   if (status == cudaSuccess) status = cudaGetDevice(&device);
   if (status == cudaSuccess) {

@@ -268,11 +268,14 @@ template <class T, int Q, int P>
 cudaError_t launch_tall_product(unsigned blocks, cudaStream_t stream, const Reflectors<T>& v,
                                 int prefix, const T* x, long long ldx, int w, long long first_row,
                                 long long end_row, T* partials) {
-  // Two or four tiles, and room for the tensor-core product's 64 x 64 way out.
-  const int tiles = 2 * tiles_per_buffer(x != nullptr, prefix);
-  const int bytes =
-      int(sizeof(T)) * std::max(kTileRows * kPitch * tiles, kWyMaxReflectors * kWyMaxReflectors);
-  const cudaError_t status = allow_shared_memory(tall_product<T, Q, P>, bytes);
+  // Two or four tiles, and room for the tensor-core product's 64 x 64 way out; the kernel
+  // opts in for four, whatever this call takes (shared_memory_opt_in.cuh).
+  const auto bytes_for = [](int tiles) {
+    return int(sizeof(T)) *
+           std::max(kTileRows * kPitch * tiles, kWyMaxReflectors * kWyMaxReflectors);
+  };
+  const int bytes = bytes_for(2 * tiles_per_buffer(x != nullptr, prefix));
+  const cudaError_t status = allow_shared_memory(tall_product<T, Q, P>, bytes_for(4));
   if (status != cudaSuccess) return status;
   tall_product<T, Q, P>
       <<<blocks, kThreads, bytes, stream>>>(v, prefix, x, ldx, w, first_row, end_row, partials);
