@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -44,48 +45,68 @@ TYPED_TEST_SUITE(TsqrGpuKernels, Precisions);
 
 // Each block's output equals xGEQRF of that block up to rounding; gram holds v_i^T v_j; the
 // R factors are stacked with zeros below their diagonals. Block heights: 256, 256, 700 - 512.
-TYPED_TEST(TsqrGpuKernels, FactorBlocksIsGeqrfPerBlock) {
-  SKIP_WITHOUT_CUDA();
-  using T = TypeParam;
-  for (int n : {1, 5, 8, 20, 33, 64}) {
-    SCOPED_TRACE(n);
-    const int m = 700, blocks = 3;
-    const Matrix<T> input = convert<T>(gaussian(m, n, unsigned(n)), m);
-    DeviceArray<T> a(input.data), tau(std::size_t(blocks) * n), gram(std::size_t(blocks) * n * n);
-    DeviceArray<T> r(std::size_t(blocks) * n * n);
-    ASSERT_EQ(kernels::tsqr_factor_blocks<T>(m, n, a.get(), m, 0, blocks, tau.get(), gram.get(),
-                                             r.get(), blocks * n, nullptr),
-              cudaSuccess);
-    const std::vector<T> out = a.to_host(), taus = tau.to_host(), grams = gram.to_host(),
-                         rs = r.to_host();
-    const double tolerance = 100 * std::numeric_limits<T>::epsilon();
-    for (int b = 0; b < blocks; ++b) {
-      const int first = b * kBlockRows, rows = std::min(kBlockRows, m - first);
-      Matrix<T> block(rows, n);
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < rows; ++i) block(i, j) = input(first + i, j);
-      const std::vector<T> reference_tau = reference_geqrf(block);
-      for (int j = 0; j < n; ++j) {
-        EXPECT_NEAR(taus[b * n + j], reference_tau[j], tolerance);
-        for (int i = 0; i < rows; ++i) {
-          EXPECT_NEAR(out[first + i + std::size_t(j) * m], block(i, j),
-                      tolerance * std::max<T>(1, std::fabs(block(i, j))))
-              << "block " << b << " (" << i << ", " << j << ")";
-        }
-        for (int i = 0; i < n; ++i) {
-          const T expected = i <= j && i < rows ? block(i, j) : T(0);
-          EXPECT_NEAR(rs[b * n + i + std::size_t(j) * blocks * n], expected,
-                      tolerance * std::max<T>(1, std::fabs(expected)));
-        }
-        for (int i = 0; i < j; ++i) {
-          // v_i^T v_j with the implicit unit diagonals, from the reference reflectors.
-          double dot = block(j, i);
-          for (int k = j + 1; k < rows; ++k) dot += double(block(k, i)) * block(k, j);
-          EXPECT_NEAR(grams[std::size_t(b) * n * n + i + std::size_t(j) * n], dot,
-                      tolerance * rows);
-        }
+// The input is a Gaussian matrix times `scale`, a power of two, so that the reference is the
+// unscaled one's: the reflectors and tau do not change, and R scales with A.
+template <class T>
+void expect_geqrf_per_block(int n, T scale) {
+  SCOPED_TRACE(n);
+  const int m = 700, blocks = 3;
+  const Matrix<T> input = convert<T>(gaussian(m, n, unsigned(n)), m);
+  Matrix<T> scaled = input;
+  for (T& x : scaled.data) x *= scale;
+  DeviceArray<T> a(scaled.data), tau(std::size_t(blocks) * n), gram(std::size_t(blocks) * n * n);
+  DeviceArray<T> r(std::size_t(blocks) * n * n);
+  ASSERT_EQ(kernels::tsqr_factor_blocks<T>(m, n, a.get(), m, 0, blocks, tau.get(), gram.get(),
+                                           r.get(), blocks * n, nullptr),
+            cudaSuccess);
+  const std::vector<T> out = a.to_host(), taus = tau.to_host(), grams = gram.to_host(),
+                       rs = r.to_host();
+  const double tolerance = 100 * std::numeric_limits<T>::epsilon();
+  for (int b = 0; b < blocks; ++b) {
+    const int first = b * kBlockRows, rows = std::min(kBlockRows, m - first);
+    Matrix<T> block(rows, n);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < rows; ++i) block(i, j) = input(first + i, j);
+    const std::vector<T> reference_tau = reference_geqrf(block);
+    for (int j = 0; j < n; ++j) {
+      EXPECT_NEAR(taus[b * n + j], reference_tau[j], tolerance);
+      for (int i = 0; i < rows; ++i) {
+        const T expected = i <= j ? block(i, j) * scale : block(i, j);
+        EXPECT_NEAR(out[first + i + std::size_t(j) * m], expected,
+                    tolerance * std::max<T>(i <= j ? scale : 1, std::fabs(expected)))
+            << "block " << b << " (" << i << ", " << j << ")";
+      }
+      for (int i = 0; i < n; ++i) {
+        const T expected = i <= j && i < rows ? block(i, j) * scale : T(0);
+        EXPECT_NEAR(rs[b * n + i + std::size_t(j) * blocks * n], expected,
+                    tolerance * std::max<T>(scale, std::fabs(expected)));
+      }
+      for (int i = 0; i < j; ++i) {
+        // v_i^T v_j with the implicit unit diagonals, from the reference reflectors.
+        double dot = block(j, i);
+        for (int k = j + 1; k < rows; ++k) dot += double(block(k, i)) * block(k, j);
+        EXPECT_NEAR(grams[std::size_t(b) * n * n + i + std::size_t(j) * n], dot, tolerance * rows);
       }
     }
+  }
+}
+
+TYPED_TEST(TsqrGpuKernels, FactorBlocksIsGeqrfPerBlock) {
+  SKIP_WITHOUT_CUDA();
+  for (int n : {1, 5, 8, 20, 33, 64}) expect_geqrf_per_block<TypeParam>(n, TypeParam(1));
+}
+
+// The reflectors come from estimated reciprocals refined in registers wherever the column's sum
+// of squares neither lost digits to underflow nor overflowed: near both ends of that range
+// (sums of squares about 2^-902 and 2^898 in double, 2^-92 and 2^108 in single precision)
+// they keep LAPACK's accuracy.
+TYPED_TEST(TsqrGpuKernels, FactorBlocksIsGeqrfPerBlockNearTheEndsOfTheRange) {
+  SKIP_WITHOUT_CUDA();
+  using T = TypeParam;
+  const bool single = sizeof(T) == 4;
+  for (int exponent : {single ? -50 : -455, single ? 50 : 445}) {
+    SCOPED_TRACE(exponent);
+    for (int n : {5, 20}) expect_geqrf_per_block<T>(n, std::ldexp(T(1), exponent));
   }
 }
 
