@@ -16,4 +16,11 @@ __device__ __forceinline__ void copy_async(T* to, const T* from, bool valid) {
                : "memory");
 }
 
+// Sixteen bytes from global to shared memory by one asynchronous copy, past L1; both addresses
+// must be 16-byte aligned.
+__device__ __forceinline__ void copy_async_16(void* to, const void* from) {
+  const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(to));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared), "l"(from) : "memory");
+}
+
 }  // namespace switchyard::kernels

@@ -32,7 +32,10 @@ struct Layout {
 // The block's output: put(r, c, VZ(r, c)) writes [X_b; 0](r, c) - VZ(r, c) to row row0 + r
 // of `out`, and says whether that value is a nonzero (or NaN) outside the whole matrix's first n
 // rows (`out` starts rows_above rows into it); mark(c) records that for column c, once per
-// thread.
+// thread. A full block (all kTsqrBlockRows rows, n = N) takes put_below(column(c), r, ...) for
+// its rows r >= N: there X_b contributes nothing, nothing falls outside the matrix, and every
+// row lies below the whole matrix's first n, so the value is written with no test and the
+// nonzero test is the value's own.
 template <class T, int N>
 struct Output {
   int n, height;
@@ -42,6 +45,7 @@ struct Output {
   long long ld_out;
   int* marks;  // per column, in shared memory
 
+  __device__ bool full() const { return height == kTsqrBlockRows && n == N; }
   __device__ bool put(int r, int c, T product) const {
     if (r >= height || c >= n) return false;
     const T top = r < N ? xs[r * Layout<T, N>::kStride + c] : T(0);
@@ -49,6 +53,12 @@ struct Output {
     out[row0 + r + c * ld_out] = value;
     return rows_above + row0 + r >= n && !(value == T(0));
   }
+  __device__ bool put_below(T* column, int r, T product) const {
+    column[r] = -product;
+    return !(product == T(0));
+  }
+  // Column c of the block's rows in `out`.
+  __device__ T* column(int c) const { return out + row0 + c * ld_out; }
   __device__ void mark(int c) const { marks[c] = 1; }
 };
 
@@ -84,15 +94,30 @@ __device__ void product_on_tensor_cores(const double* vs, const double* zs,
       for (int j = 0; j < kColumnTiles; ++j) mma_16x8x4(c[i][j], a[i], b[j]);
     }
   }
+  const bool below = output.full() && row_base >= N;  // the same for the whole warp
 #pragma unroll
   for (int j = 0; j < kColumnTiles; ++j) {
     bool nonzero[2] = {false, false};
+    if (below) {
 #pragma unroll
-    for (int i = 0; i < kRowTiles; ++i) {
+      for (int e = 0; e < 2; ++e) {
+        double* column = output.column(column_base + 8 * j + 2 * t + e) + row_base + g;
 #pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        const int row = row_base + 16 * i + g + 8 * (r / 2);
-        nonzero[r % 2] |= output.put(row, column_base + 8 * j + 2 * t + r % 2, c[i][j][r]);
+        for (int i = 0; i < kRowTiles; ++i) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            nonzero[e] |= output.put_below(column, 16 * i + 8 * h, c[i][j][2 * h + e]);
+          }
+        }
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < kRowTiles; ++i) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          const int row = row_base + 16 * i + g + 8 * (r / 2);
+          nonzero[r % 2] |= output.put(row, column_base + 8 * j + 2 * t + r % 2, c[i][j][r]);
+        }
       }
     }
 #pragma unroll
@@ -121,12 +146,16 @@ __device__ void product_on_register_tile(int n, const T* vs, const T* zs,
       for (int q = 0; q < kColumnsPerThread; ++q) y[s][q] += vk[s] * zk[q];
     }
   }
+  const bool full = output.full();
 #pragma unroll
   for (int q = 0; q < kColumnsPerThread; ++q) {
     bool nonzero = false;
+    T* column = output.column(Tile::column(q));
 #pragma unroll
     for (int s = 0; s < kRowsPerThread; ++s) {
-      nonzero |= output.put(Tile::row(s), Tile::column(q), y[s][q]);
+      // Rows 32 s + lane lie at or past N for s >= N / 32, which the compiler knows.
+      nonzero |= full && 32 * s >= N ? output.put_below(column, Tile::row(s), y[s][q])
+                                     : output.put(Tile::row(s), Tile::column(q), y[s][q]);
     }
     if (__any_sync(0xffffffffu, nonzero) && Tile::lane() == 0) output.mark(Tile::column(q));
   }
@@ -198,16 +227,38 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
     }
   }
   __pipeline_commit();
+  // A full block whose columns start on 16 bytes (every block but a level's last, in the usual
+  // call) takes the rest of V in 16-byte pieces, with no tests; others element by element.
+  constexpr int kPiece = 16 / int(sizeof(T));  // rows a piece
+  constexpr int kPieces = kTsqrBlockRows / kPiece;
+  constexpr int kPieceThreads = Tile::kThreads < kPieces ? Tile::kThreads : kPieces;
+  constexpr int kPieceColumnStep = Tile::kThreads / kPieceThreads;
+  const bool pieces = height == kTsqrBlockRows && n == N && ldv % kPiece == 0 &&
+                      reinterpret_cast<unsigned long long>(v_block) % 16 == 0;
+  if (pieces) {
 #pragma unroll
-  for (int i = 0; i < kTsqrBlockRows / kRowThreads; ++i) {
-    const int r = tid % kRowThreads + kRowThreads * i;
-    if (r < N) continue;
-    const T* from = v_block + r + k0 * ldv;
+    for (int i = 0; i < kPieces / kPieceThreads; ++i) {
+      const int r = kPiece * (tid % kPieceThreads + kPieceThreads * i);
+      if (r < N) continue;
+      const int first_column = tid / kPieceThreads;
+      const T* from = v_block + r + first_column * ldv;
 #pragma unroll
-    for (int kk = 0; kk < N / kSplit; ++kk, from += kSplit * ldv) {
-      const int k = k0 + kSplit * kk;
-      const bool valid = k < n && r < height;
-      copy_async(vs + k * L::kVStride + r, valid ? from : v_block, valid);
+      for (int k = first_column; k < N; k += kPieceColumnStep, from += kPieceColumnStep * ldv) {
+        copy_async_16(vs + k * L::kVStride + r, from);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < kTsqrBlockRows / kRowThreads; ++i) {
+      const int r = tid % kRowThreads + kRowThreads * i;
+      if (r < N) continue;
+      const T* from = v_block + r + k0 * ldv;
+#pragma unroll
+      for (int kk = 0; kk < N / kSplit; ++kk, from += kSplit * ldv) {
+        const int k = k0 + kSplit * kk;
+        const bool valid = k < n && r < height;
+        copy_async(vs + k * L::kVStride + r, valid ? from : v_block, valid);
+      }
     }
   }
   __pipeline_commit();
