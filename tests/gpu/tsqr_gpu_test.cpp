@@ -111,43 +111,48 @@ TYPED_TEST(TsqrGpuKernels, FactorBlocksIsGeqrfPerBlockNearTheEndsOfTheRange) {
 }
 
 // form_blocks gives each block's explicit Q (xORGQR of its reflectors) times X_b; with no X,
-// the explicit Q itself.
+// the explicit Q itself. The leading dimension m + 1, odd, leaves V's columns off 16 bytes, so
+// that full blocks of full width take the element copies too.
 TYPED_TEST(TsqrGpuKernels, FormBlocksAppliesEachBlocksQ) {
   SKIP_WITHOUT_CUDA();
   using T = TypeParam;
+  const int m = 600, blocks = 3;
   for (int n : {1, 7, 16, 25, 32, 40, 64}) {
-    SCOPED_TRACE(n);
-    const int m = 600, blocks = 3;
-    std::vector<T> factored = convert<T>(gaussian(m, n, unsigned(50 + n)), m).data;
-    DeviceArray<T> a(factored), tau(std::size_t(blocks) * n), gram(std::size_t(blocks) * n * n);
-    DeviceArray<T> r(std::size_t(blocks) * n * n);
-    ASSERT_EQ(kernels::tsqr_factor_blocks<T>(m, n, a.get(), m, 0, blocks, tau.get(), gram.get(),
-                                             r.get(), blocks * n, nullptr),
-              cudaSuccess);
-    factored = a.to_host();
-    const std::vector<T> taus = tau.to_host();
-    const Matrix<T> x = convert<T>(gaussian(blocks * n, n, unsigned(60 + n)), blocks * n);
-    DeviceArray<T> device_x(x.data), out(std::size_t(m) * n);
-    for (bool identity : {false, true}) {
-      ASSERT_EQ(kernels::tsqr_form_blocks<T>(m, n, a.get(), m, 0, blocks, tau.get(), gram.get(),
-                                             identity ? nullptr : device_x.get(), blocks * n,
-                                             out.get(), m, nullptr, 0, nullptr),
+    for (int ld : {m, m + 1}) {
+      if (ld != m && n % 16 != 0) continue;
+      SCOPED_TRACE(::testing::Message() << "n " << n << ", ld " << ld);
+      std::vector<T> factored = convert<T>(gaussian(m, n, unsigned(50 + n)), ld).data;
+      DeviceArray<T> a(factored), tau(std::size_t(blocks) * n), gram(std::size_t(blocks) * n * n);
+      DeviceArray<T> r(std::size_t(blocks) * n * n);
+      ASSERT_EQ(kernels::tsqr_factor_blocks<T>(m, n, a.get(), ld, 0, blocks, tau.get(), gram.get(),
+                                               r.get(), blocks * n, nullptr),
                 cudaSuccess);
-      const std::vector<T> y = out.to_host();
-      for (int b = 0; b < blocks; ++b) {
-        const int first = b * kBlockRows, rows = std::min(kBlockRows, m - first);
-        Matrix<T> q(rows, n);
-        for (int j = 0; j < n; ++j)
-          for (int i = 0; i < rows; ++i) q(i, j) = factored[first + i + std::size_t(j) * m];
-        q = reference_q(q, std::vector<T>(taus.begin() + b * n, taus.begin() + (b + 1) * n));
-        for (int j = 0; j < n; ++j) {
-          for (int i = 0; i < rows; ++i) {
-            double expected = 0;
-            for (int k = 0; k < n; ++k)
-              expected += double(q(i, k)) * (identity ? double(k == j) : double(x(b * n + k, j)));
-            EXPECT_NEAR(y[first + i + std::size_t(j) * m], expected,
-                        100 * n * std::numeric_limits<T>::epsilon())
-                << "block " << b << " (" << i << ", " << j << ")";
+      factored = a.to_host();
+      const std::vector<T> taus = tau.to_host();
+      const Matrix<T> x = convert<T>(gaussian(blocks * n, n, unsigned(60 + n)), blocks * n);
+      DeviceArray<T> device_x(x.data), out(std::size_t(m) * n);
+      for (bool identity : {false, true}) {
+        ASSERT_EQ(kernels::tsqr_form_blocks<T>(m, n, a.get(), ld, 0, blocks, tau.get(), gram.get(),
+                                               identity ? nullptr : device_x.get(), blocks * n,
+                                               out.get(), m, nullptr, 0, nullptr),
+                  cudaSuccess);
+        const std::vector<T> y = out.to_host();
+        for (int b = 0; b < blocks; ++b) {
+          const int first = b * kBlockRows, rows = std::min(kBlockRows, m - first);
+          Matrix<T> q(rows, n);
+          for (int j = 0; j < n; ++j)
+            for (int i = 0; i < rows; ++i) q(i, j) = factored[first + i + std::size_t(j) * ld];
+          q = reference_q(q, std::vector<T>(taus.begin() + b * n, taus.begin() + (b + 1) * n));
+          for (int j = 0; j < n; ++j) {
+            for (int i = 0; i < rows; ++i) {
+              double expected = 0;
+              for (int k = 0; k < n; ++k) {
+                expected += double(q(i, k)) * (identity ? double(k == j) : double(x(b * n + k, j)));
+              }
+              EXPECT_NEAR(y[first + i + std::size_t(j) * m], expected,
+                          100 * n * std::numeric_limits<T>::epsilon())
+                  << "block " << b << " (" << i << ", " << j << ")";
+            }
           }
         }
       }
