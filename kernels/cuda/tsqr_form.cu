@@ -54,7 +54,7 @@ struct Output {
     return rows_above + row0 + r >= n && !(value == T(0));
   }
   __device__ bool put_below(T* column, int r, T product) const {
-    column[r] = -product;
+    column[r] = T(0) - product;  // as put writes it: +0, not -0, where the product is +0
     return !(product == T(0));
   }
   // Column c of the block's rows in `out`.
