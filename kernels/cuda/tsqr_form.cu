@@ -179,6 +179,7 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
   const int block = first_block + int(blockIdx.x);
   const long long row0 = (long long)block * kTsqrBlockRows;
   const int height = block_height(m, block);
+  const Output<T, N> output{n, height, row0, rows_above, xs, out, ld_out, marks};
   const int tid = int(threadIdx.x);
   if (tid < N) marks[tid] = 0;
 
@@ -233,7 +234,7 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
   constexpr int kPieces = kTsqrBlockRows / kPiece;
   constexpr int kPieceThreads = Tile::kThreads < kPieces ? Tile::kThreads : kPieces;
   constexpr int kPieceColumnStep = Tile::kThreads / kPieceThreads;
-  const bool pieces = height == kTsqrBlockRows && n == N && ldv % kPiece == 0 &&
+  const bool pieces = output.full() && ldv % kPiece == 0 &&
                       reinterpret_cast<unsigned long long>(v_block) % 16 == 0;
   if (pieces) {
 #pragma unroll
@@ -315,7 +316,6 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
   __pipeline_wait_prior(0);
   __syncthreads();
 
-  const Output<T, N> output{n, height, row0, rows_above, xs, out, ld_out, marks};
   if constexpr (L::kTensorCores) {
     product_on_tensor_cores<N>(vs, zs, output);
   } else {
