@@ -245,7 +245,7 @@ form_blocks(int m, int n, const T* v, long long ldv, int first_block, const T* t
       const T* from = v_block + r + first_column * ldv;
 #pragma unroll
       for (int k = first_column; k < N; k += kPieceColumnStep, from += kPieceColumnStep * ldv) {
-        copy_async_16(vs + k * L::kVStride + r, from);
+        copy_async_16_past_l1(vs + k * L::kVStride + r, from);
       }
     }
   } else {

@@ -3,6 +3,7 @@
 #include <cuda_pipeline.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 #include "copy_async.cuh"
@@ -19,10 +20,45 @@ namespace {
 // fewest that cover it: narrow products (the panels of a blocked QR) would otherwise spend most
 // of their time on outputs that do not exist.
 constexpr int kThreads = 256;
-// Row pitch of the staged tiles: four past a multiple of 16 doubles, so that the lanes of a
-// half-warp reading a tensor-core fragment (four rows by four columns) fall on 16 distinct
-// banks.
-constexpr int kPitch = kWyMaxReflectors + 4;
+// Row pitch of the tiles staged by rows: a multiple of four, so that the products on FMAs read
+// four columns of a row in 16 bytes, and four past a multiple of 16, so that consecutive rows
+// start on different banks.
+constexpr int kPitch = kWyMaxColumns + 4;
+// Elements a tile buffer holds, whichever way it is laid out.
+constexpr int kTile = kTileRows * kPitch;
+
+// Where a staged tile of [V X] keeps its element (r, c), r < kTileRows, c < kWyMaxColumns.
+// Each layout names how many consecutive rows of a column one staging copy moves.
+//
+// By rows, for the products on FMAs: four consecutive columns of a row are 16 bytes.
+struct RowTile {
+  static constexpr int kRowsPerCopy = 1;
+  __device__ static int at(int r, int c) { return r * kPitch + c; }
+};
+
+// By row pairs, for the products on the tensor cores: rows 2p and 2p + 1 of a column side by
+// side, so that one 16-byte copy stages both from a column-major matrix, and one 16-byte read
+// gives a lane its operand for two mma steps (one takes the even rows, the other the odd).
+// The 16-byte units of pair p sit at column c ^ s(p mod 8), with s taking 0..3 to the even
+// units and 4..7 to the odd ones: then the eight lanes of a quarter-warp hit eight distinct
+// bank groups both when they stage eight pairs of one column and when they read a fragment
+// (four pairs of two columns c, c + 1, c even). Padding cannot serve both.
+struct PairTile {
+  static constexpr int kRowsPerCopy = 2;
+  static constexpr int kPairPitch = 2 * kWyMaxColumns;
+  static_assert(kTileRows / 2 * kPairPitch <= kTile, "a paired tile fits a buffer");
+  __device__ static int swizzle(int p) { return ((p & 3) << 1) | ((p >> 2) & 1); }
+  __device__ static int at(int r, int c) {
+    const int p = r / 2;
+    return p * kPairPitch + 2 * (c ^ swizzle(p)) + (r & 1);
+  }
+};
+
+// Whether the copies of a tile may move two rows at once: a column's rows 2i and 2i + 1 (from
+// the first row on) start on 16 bytes, in V and in X.
+struct PairCopies {
+  bool v = false, x = false;
+};
 
 // Four consecutive elements of a staged tile row, 16-byte aligned, by 16-byte reads.
 __device__ inline void load4(const float* at, float (&out)[4]) {
@@ -46,6 +82,7 @@ __device__ inline void load4(const double* at, double (&out)[4]) {
 // with the columns to their right.
 template <class T, int Q, int P>
 struct FmaProduct {
+  using Layout = RowTile;
   static constexpr int kRowsOut = 16 * Q, kColumnsOut = 16 * P;
   static constexpr int kGroups = 4 / Q, kGroupThreads = kThreads / kGroups;
   static constexpr int kBlocks = (kRowsOut / 4) * (kColumnsOut / 4);
@@ -106,9 +143,10 @@ struct FmaProduct {
 // On the FP64 tensor cores (mma m16n8k4, mma_f64.cuh), for outputs of at least four 16 x 8
 // tiles: the output's Q 16-row by 2P 8-column tiles are dealt to a kWj x kWc grid of warps
 // (the warps past it, when there are fewer tiles than warps, only stage), each summing kTj by
-// kTc tiles from kTj fragments of V^T and kTc of X per 4 rows.
+// kTc tiles from kTj pairs of fragments of V^T and kTc of X per 8 rows.
 template <int Q, int P>
 struct MmaProduct {
+  using Layout = PairTile;
   static_assert(Q * P >= 2, "fewer than four tiles");
   static constexpr int kWj = Q >= 2 ? 2 : 1, kWc = 2 * P < 8 / kWj ? 2 * P : 8 / kWj;
   static constexpr int kTj = Q / kWj, kTc = 2 * P / kWc;
@@ -119,26 +157,32 @@ struct MmaProduct {
   __device__ static int first_row() { return 16 * kTj * (warp() % kWj); }
   __device__ static int first_column() { return 8 * kTc * (warp() / kWj); }
 
-  // V^T is the tile read column-major (element (j, r) at r kPitch + j), X row-major.
+  // Lane (g, t) reads row pair 4s + t of a 8s-row group: its even row feeds one mma, its odd
+  // row the next, V^T's k index t standing for the same row as X's.
   __device__ void add(const double* vs, const double* xs) {
     if (!active()) return;
     const int lane = int(threadIdx.x) % 32, g = lane / 4, t = lane % 4;
-    const double* v_at = vs + t * kPitch + first_row() + g;
-    const double* x_at = xs + t * kPitch + first_column() + g;
+    const auto pair = [](const double* tile, int p, int c) {
+      return *reinterpret_cast<const double2*>(tile + PairTile::at(2 * p, c));
+    };
 #pragma unroll
-    for (int r = 0; r < kTileRows; r += 4) {
-      double vt[kTj][2], x[kTc];
+    for (int p = t; p < kTileRows / 2; p += 4) {
+      double2 vt[kTj][2], x[kTc];
 #pragma unroll
       for (int a = 0; a < kTj; ++a) {
-        vt[a][0] = v_at[r * kPitch + 16 * a];
-        vt[a][1] = v_at[r * kPitch + 16 * a + 8];
+        vt[a][0] = pair(vs, p, first_row() + g + 16 * a);
+        vt[a][1] = pair(vs, p, first_row() + g + 16 * a + 8);
       }
 #pragma unroll
-      for (int b = 0; b < kTc; ++b) x[b] = x_at[r * kPitch + 8 * b];
+      for (int b = 0; b < kTc; ++b) x[b] = pair(xs, p, first_column() + g + 8 * b);
 #pragma unroll
       for (int a = 0; a < kTj; ++a) {
+        const double even[2] = {vt[a][0].x, vt[a][1].x}, odd[2] = {vt[a][0].y, vt[a][1].y};
 #pragma unroll
-        for (int b = 0; b < kTc; ++b) mma_16x8x4(sum[a][b], vt[a], x[b]);
+        for (int b = 0; b < kTc; ++b) {
+          mma_16x8x4(sum[a][b], even, x[b].x);
+          mma_16x8x4(sum[a][b], odd, x[b].y);
+        }
       }
     }
   }
@@ -172,26 +216,44 @@ template <class T, int Q, int P>
 using Product = std::conditional_t<std::is_same_v<T, double> && Q * P >= 2, MmaProduct<Q, P>,
                                    FmaProduct<T, Q, P>>;
 
-// The tile at row0 of [V X] into `tile` (element (r, c) at r * kPitch + c): columns c < prefix
-// are V's, the rest X's column c - prefix. The stored values go by asynchronous copies, so that
-// they land while the block multiplies the tile before, and so do the zeros of rows past the
-// end; V's ones and zeros above its diagonal by plain stores. Each thread keeps to one row.
+// Element (i, c) of [V X] into `to`: columns c < prefix are V's, the rest X's column c - prefix.
+// Stored values go by an asynchronous copy, so that they land while the block multiplies the
+// tile before, and so do the zeros of rows past the end; V's ones and zeros above its diagonal
+// by plain stores.
 template <class T>
+__device__ void stage_element(const Reflectors<T>& v, int prefix, const T* x, long long ldx, int c,
+                              long long i, bool inside, T* to) {
+  if (c >= prefix) {
+    copy_async(to, inside ? x + i + (c - prefix) * ldx : x, inside);
+  } else if (i + v.row0 > c || !inside) {
+    copy_async(to, inside ? v.a + i + c * v.lda : v.a, inside);
+  } else {
+    *to = i + v.row0 == c ? T(1) : T(0);
+  }
+}
+
+// The tile at row0 of [V X] into `tile`, laid out by Layout. Each thread keeps to one row, or
+// row pair; a pair inside the matrix and below V's diagonal goes by one 16-byte copy where
+// `pairs` allows.
+template <class T, class Layout>
 __device__ void stage(const Reflectors<T>& v, int prefix, const T* x, long long ldx, int columns,
-                      long long end_row, long long row0, T* tile) {
-  static_assert(kThreads % kTileRows == 0, "threads keep to their rows");
-  const int r = int(threadIdx.x) % kTileRows;
+                      long long end_row, long long row0, PairCopies pairs, T* tile) {
+  constexpr int kRows = Layout::kRowsPerCopy, kLines = kTileRows / kRows;
+  static_assert(kThreads % kLines == 0, "threads keep to their rows");
+  const int r = kRows * (int(threadIdx.x) % kLines);
   const long long i = row0 + r;
-  const bool inside = i < end_row;
-  for (int c = int(threadIdx.x) / kTileRows; c < columns; c += kThreads / kTileRows) {
-    T* to = tile + r * kPitch + c;
-    if (c >= prefix) {
-      copy_async(to, inside ? x + i + (c - prefix) * ldx : x, inside);
-    } else if (i + v.row0 > c || !inside) {
-      copy_async(to, inside ? v.a + i + c * v.lda : v.a, inside);
-    } else {
-      *to = i + v.row0 == c ? T(1) : T(0);
+  const bool inside = i < end_row, pair_inside = i + 1 < end_row;
+  for (int c = int(threadIdx.x) / kLines; c < columns; c += kThreads / kLines) {
+    T* to = tile + Layout::at(r, c);
+    if constexpr (kRows == 2) {
+      const bool of_x = c >= prefix;
+      if ((of_x ? pairs.x : pairs.v) && pair_inside && (of_x || i + v.row0 > c)) {
+        copy_async_16(to, of_x ? x + i + (c - prefix) * ldx : v.a + i + c * v.lda);
+        continue;
+      }
+      stage_element(v, prefix, x, ldx, c, i + 1, pair_inside, to + 1);
     }
+    stage_element(v, prefix, x, ldx, c, i, inside, to);
   }
 }
 
@@ -202,27 +264,37 @@ __host__ __device__ inline int tiles_per_buffer(bool has_x, int prefix) {
   return has_x && prefix == 0 ? 2 : 1;
 }
 
+// The blocks an SM holds at once, which caps each thread's registers. Left to itself the
+// compiler takes a few registers more than these counts allow, and an SM holds a block fewer.
+// 64 x 64 products (Q = 4) need their registers: capped for three blocks they spill, and
+// `dgeqrf` at 2^22 x 256 ran 2.5-3.5% slower than with two.
+template <class T, int Q>
+constexpr int kBlocksPerSm = sizeof(T) == 4 ? 5
+                             : Q == 1       ? 4
+                             : Q == 2       ? 3
+                                            : 2;
+
 template <class T, int Q, int P>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm<T, Q>)
     tall_product(Reflectors<T> v, int prefix, const T* x, long long ldx, int w, long long first_row,
-                 long long end_row, T* partials) {
+                 long long end_row, PairCopies pairs, T* partials) {
   // Two buffers, this tile's and the next's, of tiles_per_buffer tiles each.
   extern __shared__ __align__(128) unsigned char shared_memory[];
   T* const tiles = reinterpret_cast<T*>(shared_memory);
-  constexpr int kTile = kTileRows * kPitch;
   const int per_buffer = tiles_per_buffer(x != nullptr, prefix);
   const bool separate_x = per_buffer == 2;
   const auto v_tile = [&](int b) { return tiles + b * per_buffer * kTile; };
   const auto x_tile = [&](int b) { return separate_x ? v_tile(b) + kTile : v_tile(b); };
   Product<T, Q, P> product;
+  using Layout = typename decltype(product)::Layout;
   const long long block_first = first_row + (long long)blockIdx.x * kWyBlockRows;
   const long long block_end = min(block_first + kWyBlockRows, end_row);
   const auto stage_tiles = [&](long long row0, int b) {
     if (x && !separate_x) {
-      stage<T>(v, prefix, x, ldx, w, block_end, row0, v_tile(b));
+      stage<T, Layout>(v, prefix, x, ldx, w, block_end, row0, pairs, v_tile(b));
     } else {
-      stage<T>(v, v.k, nullptr, 0, v.k, block_end, row0, v_tile(b));
-      if (x) stage<T>(v, 0, x, ldx, w, block_end, row0, x_tile(b));
+      stage<T, Layout>(v, v.k, nullptr, 0, v.k, block_end, row0, pairs, v_tile(b));
+      if (x) stage<T, Layout>(v, 0, x, ldx, w, block_end, row0, pairs, x_tile(b));
     }
     __pipeline_commit();
   };
@@ -267,33 +339,32 @@ __global__ void __launch_bounds__(32 * kSumWarps)
 template <class T, int Q, int P>
 cudaError_t launch_tall_product(unsigned blocks, cudaStream_t stream, const Reflectors<T>& v,
                                 int prefix, const T* x, long long ldx, int w, long long first_row,
-                                long long end_row, T* partials) {
+                                long long end_row, PairCopies pairs, T* partials) {
   // Two or four tiles, and room for the tensor-core product's 64 x 64 way out; the kernel
   // opts in for four, whatever this call takes (shared_memory_opt_in.cuh).
   const auto bytes_for = [](int tiles) {
-    return int(sizeof(T)) *
-           std::max(kTileRows * kPitch * tiles, kWyMaxReflectors * kWyMaxReflectors);
+    return int(sizeof(T)) * std::max(kTile * tiles, kWyMaxReflectors * kWyMaxReflectors);
   };
   const int bytes = bytes_for(2 * tiles_per_buffer(x != nullptr, prefix));
   const cudaError_t status = allow_shared_memory(tall_product<T, Q, P>, bytes_for(4));
   if (status != cudaSuccess) return status;
-  tall_product<T, Q, P>
-      <<<blocks, kThreads, bytes, stream>>>(v, prefix, x, ldx, w, first_row, end_row, partials);
+  tall_product<T, Q, P><<<blocks, kThreads, bytes, stream>>>(v, prefix, x, ldx, w, first_row,
+                                                             end_row, pairs, partials);
   return cudaGetLastError();
 }
 
 template <class T, int Q>
 cudaError_t launch_tall_product(int p, unsigned blocks, cudaStream_t stream, const Reflectors<T>& v,
                                 int prefix, const T* x, long long ldx, int w, long long first_row,
-                                long long end_row, T* partials) {
+                                long long end_row, PairCopies pairs, T* partials) {
   if (p == 1)
     return launch_tall_product<T, Q, 1>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row,
-                                        partials);
+                                        pairs, partials);
   if (p == 2)
     return launch_tall_product<T, Q, 2>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row,
-                                        partials);
+                                        pairs, partials);
   return launch_tall_product<T, Q, 4>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row,
-                                      partials);
+                                      pairs, partials);
 }
 
 }  // namespace
@@ -308,14 +379,19 @@ cudaError_t wy_tall_product(Reflectors<T> v, bool with_gram, long long m, const 
   if (blocks <= 0) return cudaSuccess;
   const int prefix = x && with_gram ? v.k : 0;
   const int columns = x ? prefix + w : v.k, q = wy::sixteens(v.k), p = wy::sixteens(columns);
+  const auto in_pairs = [&](const T* a, long long ld) {
+    return sizeof(T) == 8 && a && ld % 2 == 0 &&
+           reinterpret_cast<std::uintptr_t>(a + first_row) % 16 == 0;
+  };
+  const wy::PairCopies pairs{in_pairs(v.a, v.lda), in_pairs(x, ldx)};
   if (q == 1)
     return wy::launch_tall_product<T, 1>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns,
-                                         first_row, end_row, partials);
+                                         first_row, end_row, pairs, partials);
   if (q == 2)
     return wy::launch_tall_product<T, 2>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns,
-                                         first_row, end_row, partials);
+                                         first_row, end_row, pairs, partials);
   return wy::launch_tall_product<T, 4>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns,
-                                       first_row, end_row, partials);
+                                       first_row, end_row, pairs, partials);
 }
 
 template <class T>
