@@ -157,31 +157,45 @@ struct MmaProduct {
   __device__ static int first_row() { return 16 * kTj * (warp() % kWj); }
   __device__ static int first_column() { return 8 * kTc * (warp() / kWj); }
 
-  // Lane (g, t) reads row pair 4s + t of a 8s-row group: its even row feeds one mma, its odd
-  // row the next, V^T's k index t standing for the same row as X's.
+  // Lane (g, t) reads row pairs t and t + 4 of every eight: each pair's even row feeds one
+  // mma, its odd row the next, V^T's k index t standing for the same row as X's. Pair
+  // pair0 + 4e + t's unit of column 8m + g lies at PairTile::at(2 (t + 4e), g) +
+  // kPairPitch pair0 + 16m, since the swizzle turns only a column's three low bits and repeats
+  // every eight pairs: so a lane keeps two base addresses, and every read is one of them plus
+  // a constant. (Eight pairs a pass: with all sixteen unrolled, the reads hoisted ahead spill.)
   __device__ void add(const double* vs, const double* xs) {
     if (!active()) return;
     const int lane = int(threadIdx.x) % 32, g = lane / 4, t = lane % 4;
-    const auto pair = [](const double* tile, int p, int c) {
-      return *reinterpret_cast<const double2*>(tile + PairTile::at(2 * p, c));
-    };
+    const double* v_at[2];
+    const double* x_at[2];
 #pragma unroll
-    for (int p = t; p < kTileRows / 2; p += 4) {
-      double2 vt[kTj][2], x[kTc];
+    for (int e = 0; e < 2; ++e) {
+      const int base = PairTile::at(2 * (t + 4 * e), g);
+      v_at[e] = vs + base + 2 * first_row();
+      x_at[e] = xs + base + 2 * first_column();
+    }
+    const auto pair = [](const double* at) { return *reinterpret_cast<const double2*>(at); };
+#pragma unroll 1
+    for (int pair0 = 0; pair0 < kTileRows / 2; pair0 += 8) {
+      const int step = PairTile::kPairPitch * pair0;
 #pragma unroll
-      for (int a = 0; a < kTj; ++a) {
-        vt[a][0] = pair(vs, p, first_row() + g + 16 * a);
-        vt[a][1] = pair(vs, p, first_row() + g + 16 * a + 8);
-      }
+      for (int e = 0; e < 2; ++e) {
+        double2 vt[kTj][2], x[kTc];
 #pragma unroll
-      for (int b = 0; b < kTc; ++b) x[b] = pair(xs, p, first_column() + g + 8 * b);
+        for (int a = 0; a < kTj; ++a) {
+          vt[a][0] = pair(v_at[e] + step + 32 * a);
+          vt[a][1] = pair(v_at[e] + step + 32 * a + 16);
+        }
 #pragma unroll
-      for (int a = 0; a < kTj; ++a) {
-        const double even[2] = {vt[a][0].x, vt[a][1].x}, odd[2] = {vt[a][0].y, vt[a][1].y};
+        for (int b = 0; b < kTc; ++b) x[b] = pair(x_at[e] + step + 16 * b);
 #pragma unroll
-        for (int b = 0; b < kTc; ++b) {
-          mma_16x8x4(sum[a][b], even, x[b].x);
-          mma_16x8x4(sum[a][b], odd, x[b].y);
+        for (int a = 0; a < kTj; ++a) {
+          const double even[2] = {vt[a][0].x, vt[a][1].x}, odd[2] = {vt[a][0].y, vt[a][1].y};
+#pragma unroll
+          for (int b = 0; b < kTc; ++b) {
+            mma_16x8x4(sum[a][b], even, x[b].x);
+            mma_16x8x4(sum[a][b], odd, x[b].y);
+          }
         }
       }
     }
@@ -234,16 +248,33 @@ __device__ void stage_element(const Reflectors<T>& v, int prefix, const T* x, lo
 
 // The tile at row0 of [V X] into `tile`, laid out by Layout. Each thread keeps to one row, or
 // row pair; a pair inside the matrix and below V's diagonal goes by one 16-byte copy where
-// `pairs` allows.
+// `pairs` allows. A tile whose pairs all go so (every tile but the first and last, in the
+// usual call) takes them with no tests, columns of V and then of X.
 template <class T, class Layout>
 __device__ void stage(const Reflectors<T>& v, int prefix, const T* x, long long ldx, int columns,
                       long long end_row, long long row0, PairCopies pairs, T* tile) {
   constexpr int kRows = Layout::kRowsPerCopy, kLines = kTileRows / kRows;
+  constexpr int kStep = kThreads / kLines;
   static_assert(kThreads % kLines == 0, "threads keep to their rows");
-  const int r = kRows * (int(threadIdx.x) % kLines);
+  const int r = kRows * (int(threadIdx.x) % kLines), first = int(threadIdx.x) / kLines;
   const long long i = row0 + r;
+  if constexpr (kRows == 2) {
+    if ((prefix == 0 || pairs.v) && (prefix == columns || pairs.x) && row0 + kTileRows <= end_row &&
+        row0 + v.row0 >= prefix) {
+      int c = first;
+      for (const T* from = v.a + i + c * v.lda; c < prefix; c += kStep, from += kStep * v.lda) {
+        copy_async_16(tile + Layout::at(r, c), from);
+      }
+      if (c >= columns) return;
+      for (const T* from = x + i + (c - prefix) * ldx; c < columns;
+           c += kStep, from += kStep * ldx) {
+        copy_async_16(tile + Layout::at(r, c), from);
+      }
+      return;
+    }
+  }
   const bool inside = i < end_row, pair_inside = i + 1 < end_row;
-  for (int c = int(threadIdx.x) / kLines; c < columns; c += kThreads / kLines) {
+  for (int c = first; c < columns; c += kStep) {
     T* to = tile + Layout::at(r, c);
     if constexpr (kRows == 2) {
       const bool of_x = c >= prefix;
