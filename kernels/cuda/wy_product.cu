@@ -261,14 +261,14 @@ __device__ void stage(const Reflectors<T>& v, int prefix, const T* x, long long 
   if constexpr (kRows == 2) {
     if ((prefix == 0 || pairs.v) && (prefix == columns || pairs.x) && row0 + kTileRows <= end_row &&
         row0 + v.row0 >= prefix) {
-      int c = first;
-      for (const T* from = v.a + i + c * v.lda; c < prefix; c += kStep, from += kStep * v.lda) {
-        copy_async_16(tile + Layout::at(r, c), from);
-      }
-      if (c >= columns) return;
-      for (const T* from = x + i + (c - prefix) * ldx; c < columns;
-           c += kStep, from += kStep * ldx) {
-        copy_async_16(tile + Layout::at(r, c), from);
+      // A thread's columns, first + kStep j, are at most kWyMaxColumns / kStep, so the loop
+      // needs no trip count. Unrolled, it made the narrow products spill.
+#pragma unroll 1
+      for (int j = 0; j < kWyMaxColumns / kStep; ++j) {
+        const int c = first + kStep * j;
+        if (c >= columns) break;
+        copy_async_16(tile + Layout::at(r, c),
+                      c < prefix ? v.a + i + c * v.lda : x + i + (c - prefix) * ldx);
       }
       return;
     }
