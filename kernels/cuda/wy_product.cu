@@ -249,7 +249,7 @@ __device__ void stage_element(const Reflectors<T>& v, int prefix, const T* x, lo
 // The tile at row0 of [V X] into `tile`, laid out by Layout. Each thread keeps to one row, or
 // row pair; a pair inside the matrix and below V's diagonal goes by one 16-byte copy where
 // `pairs` allows. A tile whose pairs all go so (every tile but the first and last, in the
-// usual call) takes them with no tests, columns of V and then of X.
+// usual call) takes them without the tests of each pair.
 template <class T, class Layout>
 __device__ void stage(const Reflectors<T>& v, int prefix, const T* x, long long ldx, int columns,
                       long long end_row, long long row0, PairCopies pairs, T* tile) {
