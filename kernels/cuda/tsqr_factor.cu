@@ -37,10 +37,9 @@ __device__ __forceinline__ bool on_diagonal(int s, int j) {
 
 // ||x|| over rows j + 1 and below of a column staged in shared memory, in every lane of the
 // warp, scaled by the largest magnitude first so that no square underflows or overflows. NaN
-// propagates. Out of line, and reading the column from shared memory, so that the rare path
-// costs the usual one neither registers nor stores.
+// propagates.
 template <class T>
-__device__ __noinline__ T scaled_norm_below(const T* column, int j) {
+__device__ __forceinline__ T scaled_norm_below(const T* column, int j) {
   T x[kRowsPerThread];
 #pragma unroll
   for (int s = 0; s < kRowsPerThread; ++s) x[s] = column[lane_row(s)];
@@ -93,18 +92,30 @@ __device__ __forceinline__ float estimated_reciprocal(float x) {
   return fmaf(fmaf(-x, y, 1.0f), y, y);
 }
 
-// The reflector of the column in the owning warp's `column` (lanes hold rows lane + 32 s), as
-// xLARFG builds it for rows j and below: beta = -sign(alpha) ||(alpha, x)||,
-// tau = (beta - alpha) / beta, v = x / (alpha - beta); tau = 0 (H = I) when x is already zero.
-// The usual case takes one reciprocal square root of alpha^2 + ||x||^2 and one reciprocal; a
-// sum of squares that may have lost digits to underflow, or that overflowed, takes the scaled
-// norm, hypot and divisions instead, with the column staged in `scratch` (kTsqrBlockRows values
-// the warp may overwrite).
 template <class T>
 struct Reflector {
   T beta, tau, scale;
 };
 
+// The reflector of a column staged in shared memory, as xLARFG builds it for rows j and below
+// (alpha its row j), with the scaled norm, hypot and IEEE divisions: for sums of squares that
+// may have lost digits to underflow, or that overflowed. Out of line, so that the rare path
+// costs the usual one neither registers nor room in the instruction cache.
+template <class T>
+__device__ __noinline__ Reflector<T> careful_reflector(const T* column, int j, T alpha) {
+  const T norm = scaled_norm_below(column, j);
+  __syncwarp();  // every lane has read the column before the reflector is written over it
+  if (norm == T(0)) return {alpha, T(0), T(1)};
+  const T beta = -copysign(hypot(alpha, norm), alpha);
+  return {beta, (beta - alpha) / beta, T(1) / (alpha - beta)};
+}
+
+// The reflector of the column in the owning warp's `column` (lanes hold rows lane + 32 s), as
+// xLARFG builds it for rows j and below: beta = -sign(alpha) ||(alpha, x)||,
+// tau = (beta - alpha) / beta, v = x / (alpha - beta); tau = 0 (H = I) when x is already zero.
+// The usual case takes one reciprocal square root of alpha^2 + ||x||^2 and one reciprocal; the
+// others stage the column in `scratch` (kTsqrBlockRows values the warp may overwrite) for
+// careful_reflector.
 template <class T>
 __device__ __forceinline__ Reflector<T> make_reflector(const RowValues<T>& column, int j,
                                                        T* scratch) {
@@ -135,11 +146,7 @@ __device__ __forceinline__ Reflector<T> make_reflector(const RowValues<T>& colum
 #pragma unroll
   for (int s = 0; s < kRowsPerThread; ++s) scratch[lane_row(s)] = column.at[s];
   __syncwarp();
-  const T norm = scaled_norm_below(scratch, j);
-  __syncwarp();  // every lane has read the column before the reflector is written over it
-  if (norm == T(0)) return {alpha, T(0), T(1)};
-  const T beta = -copysign(hypot(alpha, norm), alpha);
-  return {beta, (beta - alpha) / beta, T(1) / (alpha - beta)};
+  return careful_reflector(scratch, j, alpha);
 }
 
 // Blocks per SM the register budget is set for: in single precision the tile takes half the
