@@ -182,6 +182,7 @@ factor_blocks(int m, int n, T* a, long long lda, int first_block, T* tau, T* gra
   // register column a compile-time index.
 #pragma unroll
   for (int qj = 0; qj < kColumnsPerThread; ++qj) {
+#pragma unroll 1
     for (int owner = 0; owner < Tile::kWarps; ++owner) {
       const int j = owner + Tile::kWarps * qj;
       if (j >= n) break;
