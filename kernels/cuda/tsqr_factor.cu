@@ -179,7 +179,9 @@ factor_blocks(int m, int n, T* a, long long lda, int first_block, T* tau, T* gra
   __shared__ T v[2][kTsqrBlockRows];  // reflector j in v[j % 2], v(j) = 1, zero above
   __shared__ T tau_shared[2];
   // Column j = owner + kWarps qj: walking qj in the unrolled outer loop keeps the owner's
-  // register column a compile-time index.
+  // register column a compile-time index. The inner loop stays rolled: unrolled, the kernel's
+  // code no longer fits the instruction cache, and a block at the tree's top, alone on its SM,
+  // waits on fetching each instruction.
 #pragma unroll
   for (int qj = 0; qj < kColumnsPerThread; ++qj) {
 #pragma unroll 1
