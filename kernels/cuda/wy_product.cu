@@ -261,8 +261,9 @@ __device__ void stage(const Reflectors<T>& v, int prefix, const T* x, long long 
   if constexpr (kRows == 2) {
     if ((prefix == 0 || pairs.v) && (prefix == columns || pairs.x) && row0 + kTileRows <= end_row &&
         row0 + v.row0 >= prefix) {
-      // A thread's columns, first + kStep j, are at most kWyMaxColumns / kStep, so the loop
-      // needs no trip count. Unrolled, it made the narrow products spill.
+      // A thread's columns are first + kStep j for j < kWyMaxColumns / kStep at most, so that
+      // bound and a break serve without working out each thread's count. Unrolled, the loop
+      // made the narrow products spill.
 #pragma unroll 1
       for (int j = 0; j < kWyMaxColumns / kStep; ++j) {
         const int c = first + kStep * j;
