@@ -21,9 +21,9 @@ using Index = std::ptrdiff_t;
 // and larger blocks shrink the serial stack factorization.
 constexpr std::size_t kLeafBlockBytes = 1024 * 1024;
 
-// The serial stack factorization costs about 5 p n^3 flops against 5 m n^2 / threads for the
-// parallel passes, a ratio of threads n / rows; blocks of at least this many times threads * n
-// rows keep it below 1/16.
+// Where the stack is factored serially (default_block_rows), that costs about 5 p n^3 flops
+// against 5 m n^2 / threads for the parallel passes, a ratio of threads n / rows; blocks of at
+// least this many times threads * n rows keep it below 1/16.
 constexpr int kStackRowsPerThreadColumn = 16;
 
 // Rows [first(i), first(i) + height(i)) form block i; the last block also takes the remainder,
@@ -43,11 +43,25 @@ inline RowBlocks split_rows(Index m, int block_rows) {
   return {m, block_rows, int(std::max<Index>(1, m / block_rows))};
 }
 
+// Leaves for a TSQR whose stack is factored on one thread (the distributed TSQR's local stage).
 inline int default_block_rows(Index m, int n, int threads, std::size_t element_bytes) {
   const Index cache_rows = Index(kLeafBlockBytes / (element_bytes * std::size_t(n)));
   const Index stack_rows = Index{kStackRowsPerThreadColumn} * threads * n;
   const Index rows_per_thread = m / threads;
   return int(std::max<Index>(n, std::min(std::max(cache_rows, stack_rows), rows_per_thread)));
+}
+
+// The one-process TSQR (cpu_tsqr.cpp) reduces its stack of R factors in parallel levels, so
+// its leaves need not grow with the number of threads: a cache's size, but at least
+// kMinLeafRowsPerColumn * n rows, which keeps each leaf's work of order n^3 (its T, its part of
+// the stacks above) small beside its h n^2, and at most m / threads, so that every thread has a
+// leaf. On the H200 machine's 16 cores (2 MiB of L2 each) 4096 rows did best at n = 32 and 64.
+constexpr int kMinLeafRowsPerColumn = 64;
+
+inline int leaf_block_rows(Index m, int n, int threads, std::size_t element_bytes) {
+  const Index cache_rows = Index(kLeafBlockBytes / (element_bytes * std::size_t(n)));
+  const Index rows = std::max(cache_rows, Index{kMinLeafRowsPerColumn} * n);
+  return int(std::max<Index>(n, std::min(rows, m / threads)));
 }
 
 // Runs task(worker, item) for every item in [0, items) on up to `workers` threads, the caller's

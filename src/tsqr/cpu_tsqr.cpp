@@ -41,20 +41,45 @@ bool any_nonzero(const T* x, int count) {
   return std::any_of(x, x + count, [](T value) { return value != T(0); });
 }
 
+// A matrix of n columns held in A or in a stack: its first row and the distance between columns.
+template <class T>
+struct Columns {
+  T* rows;
+  Index lead;
+};
+
+// One level of the reduction above the leaves: the level below's R factors stacked, cut into
+// groups of as many rows as a leaf has (whole R factors, at least two), each factored by the
+// leaves' kernels in parallel; their R factors form the next level's stack.
+template <class T>
+struct StackLevel {
+  RowBlocks groups;
+  std::vector<T> group_t;  // T of each group's compact WY form, n x n per group
+};
+
 template <class T>
 class Factorization {
  public:
   // With `pivoting`, the factorization is xGEQP3's (factor_pivoted_cpu), else xGEQRF's.
-  Factorization(int n, T* a, Index lda, const Lapack<T>& la, RowBlocks blocks, int workers,
+  Factorization(int n, T* a, Index lda, RowBlocks blocks, int workers,
                 SmallPivotedQr<T>* pivoting = nullptr)
-      : n_(n), lda_(lda), a_(a), la_(la), blocks_(blocks), workers_(workers), pivoting_(pivoting) {}
+      : n_(n), lda_(lda), a_(a), blocks_(blocks), workers_(workers), pivoting_(pivoting) {}
 
   // Everything that can fail happens here, before A is touched.
   int allocate() {
     try {
       const std::size_t n = std::size_t(n_);
       leaf_t_.resize(std::size_t(blocks_.count) * n * n);
-      stack_.resize(std::size_t(stack_lead()) * n);  // zero below each block's R, as required
+      plan_stack_levels();
+      int max_height = blocks_.max_height();
+      // Zero below each R factor in every stack, as the factorizations of the stacks require.
+      for (std::size_t k = 0; k < stacks_.size(); ++k) {
+        stacks_[k].resize(std::size_t(stack_lead(k)) * n);
+        if (k + 1 < stacks_.size()) {
+          levels_[k].group_t.resize(std::size_t(levels_[k].groups.count) * n * n);
+          max_height = std::max(max_height, levels_[k].groups.max_height());
+        }
+      }
       stack_t_.resize(n * n);
       small_q_.resize(n * n);
       for (std::size_t j = 0; j < n; ++j) small_q_[j * n + j] = 1;
@@ -63,7 +88,7 @@ class Factorization {
       v_nonzero_.resize(std::size_t(blocks_.count) * n);
       workspaces_.resize(std::size_t(workers_));
       for (Workspace<T>& workspace : workspaces_) {
-        workspace.block.reset(new T[std::size_t(padded_lead<T>(blocks_.max_height())) * n]);
+        workspace.block.reset(new T[std::size_t(padded_lead<T>(max_height)) * n]);
         workspace.kernel.resize(std::size_t(
             std::max({factor_block_work(n_), multiply_q_work(n_), divide_by_upper_work(n_)})));
         workspace.tau.resize(n);
@@ -77,18 +102,24 @@ class Factorization {
   }
 
   void run(T* tau) {
-    run_parallel(blocks_.count, workers_,
-                 [this](int worker, int block) { factor_leaf(block, workspaces_[worker]); });
-    factor_stack();
+    const Columns<T> a{a_, lda_};
+    run_parallel(blocks_.count, workers_, [&](int worker, int block) {
+      factor_part(a, blocks_, block, leaf_t(block), stack(0), workspaces_[worker]);
+    });
+    reduce_stacks();
     // Block 0 holds Q1, whose LU factorization gives the U that every block's V2 needs.
-    multiply_leaf_q_by_stack(0, workspaces_[0]);
+    multiply_part(a, blocks_, 0, leaf_t(0), stack(0), workspaces_[0]);
     factor_q1_minus_s();
-    divide_stack_by_u();
-    run_parallel(blocks_.count, workers_, [this](int worker, int block) {
+    run_parallel(blocks_.count, workers_, [&](int worker, int block) {
+      Workspace<T>& workspace = workspaces_[worker];
       if (block == 0) {
-        divide_block0_by_u(workspaces_[worker]);
+        divide_block0_by_u(workspace);
       } else {
-        multiply_leaf_q_by_stack(block, workspaces_[worker]);
+        // V2 = Q2 inv(U): dividing the block's small slice of the reduction Q by U lets its
+        // multiplication produce its rows of V2 directly, which saves a pass over A.
+        divide_by_upper(n_, n_, a_, lda_, stack_block(block), stack_lead(0),
+                        workspace.kernel.data());
+        multiply_part(a, blocks_, block, leaf_t(block), stack(0), workspace);
       }
       note_nonzero_columns(block);
     });
@@ -96,45 +127,83 @@ class Factorization {
   }
 
  private:
-  int stack_rows() const { return blocks_.count * n_; }
-  int stack_lead() const { return padded_lead<T>(stack_rows()); }
-  T* block_rows(int block) const { return a_ + blocks_.first(block); }
+  int stack_lead(std::size_t level) const { return padded_lead<T>(stack_rows_[level]); }
+  Columns<T> stack(std::size_t level) { return {stacks_[level].data(), Index{stack_lead(level)}}; }
   T& at(int i, int j) const { return a_[i + Index{j} * lda_]; }
 
-  void factor_leaf(int block, Workspace<T>& workspace) {
-    const int height = blocks_.height(block);
+  // Stacks shorter than two groups are factored whole, on the caller's thread; longer ones are
+  // cut into groups of about the leaves' height (whole R factors, at least two), so that the
+  // serial work stays that of a leaf or two whatever the number of leaves, and each group is a
+  // leaf's size for the caches.
+  void plan_stack_levels() {
+    const int group_rows = n_ * std::max(2, blocks_.rows / n_);
+    int rows = blocks_.count * n_;
+    for (;;) {
+      stack_rows_.push_back(rows);
+      stacks_.emplace_back();
+      const RowBlocks groups = split_rows(rows, group_rows);
+      if (groups.count == 1) break;
+      levels_.push_back({groups, {}});
+      rows = groups.count * n_;
+    }
+  }
+
+  // Factors one part (a leaf of A, or a group of a stack) in a padded copy, leaving its V and R
+  // in place, its T in `t` and its R also in row `part` * n of the stack above.
+  void factor_part(const Columns<T>& x, const RowBlocks& parts, int part, T* t,
+                   const Columns<T>& above, Workspace<T>& workspace) {
+    const int height = parts.height(part);
     const int lead = padded_lead<T>(height);
     T* const copy = workspace.block.get();
-    copy_matrix(height, n_, block_rows(block), lda_, copy, lead);
-    factor_block(height, n_, copy, lead, workspace.tau.data(), leaf_t(block), n_,
-                 workspace.kernel.data());
-    copy_matrix(height, n_, copy, lead, block_rows(block), lda_);
-    copy_upper_triangle(n_, copy, lead, stack_block(block), stack_lead());
+    T* const rows = x.rows + parts.first(part);
+    copy_matrix(height, n_, rows, x.lead, copy, lead);
+    factor_block(height, n_, copy, lead, workspace.tau.data(), t, n_, workspace.kernel.data());
+    copy_matrix(height, n_, copy, lead, rows, x.lead);
+    copy_upper_triangle(n_, copy, lead, above.rows + Index{part} * n_, above.lead);
+  }
+
+  // Overwrites the part's reflectors with (the part's explicit Q) * (its slice of the explicit Q
+  // above, rows part * n to part * n + n - 1).
+  void multiply_part(const Columns<T>& x, const RowBlocks& parts, int part, const T* t,
+                     const Columns<T>& above, Workspace<T>& workspace) {
+    const int height = parts.height(part);
+    const int lead = padded_lead<T>(height);
+    T* const copy = workspace.block.get();
+    T* const rows = x.rows + parts.first(part);
+    copy_matrix(height, n_, rows, x.lead, copy, lead);
+    multiply_q(height, n_, copy, lead, t, n_, above.rows + Index{part} * n_, above.lead,
+               workspace.kernel.data());
+    copy_matrix(height, n_, copy, lead, rows, x.lead);
   }
 
   // R of the stacked R factors is R of A; its explicit Q, Q [I; 0], combines the blocks' Q
-  // factors. The stack is factored by the blocks' kernels, on the caller's thread. Pivoted, R
-  // P = Q2 R2 makes A P = (Q [Q2; 0]) R2, so the reduction Q is formed as Q [Q2; 0] in the same
-  // pass, and every later step reads R2 in R's place.
-  void factor_stack() {
+  // factors. Each level's groups are factored in parallel up to the top stack, which is factored
+  // on the caller's thread; then each level's explicit Q is formed from the one above, down to
+  // stack 0, the reduction Q. Pivoted, R P = Q2 R2 makes A P = (Q [Q2; 0]) R2, so the top
+  // stack's Q is formed as Q [Q2; 0] and every later step reads R2 in R's place.
+  void reduce_stacks() {
+    const std::size_t top = levels_.size();
+    for (std::size_t k = 0; k < top; ++k) {
+      const RowBlocks& groups = levels_[k].groups;
+      run_parallel(groups.count, std::min(workers_, groups.count), [&](int worker, int group) {
+        factor_part(stack(k), groups, group, group_t(k, group), stack(k + 1), workspaces_[worker]);
+      });
+    }
     Workspace<T>& workspace = workspaces_[0];
-    factor_block(stack_rows(), n_, stack_.data(), stack_lead(), workspace.tau.data(),
+    const Columns<T> root = stack(top);
+    factor_block(stack_rows_[top], n_, root.rows, int(root.lead), workspace.tau.data(),
                  stack_t_.data(), n_, workspace.kernel.data());
-    copy_upper_triangle(n_, stack_.data(), stack_lead(), r_.data(), n_);
+    copy_upper_triangle(n_, root.rows, root.lead, r_.data(), n_);
     if (pivoting_) pivoting_->run(r_.data(), small_q_.data());
-    multiply_q(stack_rows(), n_, stack_.data(), stack_lead(), stack_t_.data(), n_, small_q_.data(),
-               n_, workspace.kernel.data());
-  }
-
-  // Overwrites the block's reflectors in A with (the block's explicit Q) * (its stack slice).
-  void multiply_leaf_q_by_stack(int block, Workspace<T>& workspace) {
-    const int height = blocks_.height(block);
-    const int lead = padded_lead<T>(height);
-    T* const copy = workspace.block.get();
-    copy_matrix(height, n_, block_rows(block), lda_, copy, lead);
-    multiply_q(height, n_, copy, lead, leaf_t(block), n_, stack_block(block), stack_lead(),
-               workspace.kernel.data());
-    copy_matrix(height, n_, copy, lead, block_rows(block), lda_);
+    multiply_q(stack_rows_[top], n_, root.rows, int(root.lead), stack_t_.data(), n_,
+               small_q_.data(), n_, workspace.kernel.data());
+    for (std::size_t k = top; k-- > 0;) {
+      const RowBlocks& groups = levels_[k].groups;
+      run_parallel(groups.count, std::min(workers_, groups.count), [&](int worker, int group) {
+        multiply_part(stack(k), groups, group, group_t(k, group), stack(k + 1),
+                      workspaces_[worker]);
+      });
+    }
   }
 
   // In place on Q1 (top n x n of A): unit lower V1 strictly below the diagonal, U on and above
@@ -153,26 +222,18 @@ class Factorization {
     }
   }
 
-  // V2 = Q2 inv(U), and block i's rows of Q2 are (leaf Q) * (reduction Q slice i): dividing
-  // the small slices of blocks 1.. by U here lets their multiplication produce V2 directly,
-  // which saves a pass over A.
-  void divide_stack_by_u() {
-    divide_by_upper(stack_rows() - n_, n_, a_, lda_, stack_block(1), stack_lead(),
-                    workspaces_[0].kernel.data());
-  }
-
   // Block 0 already holds its rows of Q; those below Q1 become V2.
   void divide_block0_by_u(Workspace<T>& workspace) {
     const int height = blocks_.height(0) - n_;
     if (height > 0) {
-      divide_by_upper(height, n_, a_, lda_, block_rows(0) + n_, lda_, workspace.kernel.data());
+      divide_by_upper(height, n_, a_, lda_, a_ + n_, lda_, workspace.kernel.data());
     }
   }
 
   // Records which columns of V are nonzero in the block's rows of V2.
   void note_nonzero_columns(int block) {
     const int skip = block == 0 ? n_ : 0;
-    const T* v2 = block_rows(block) + skip;
+    const T* v2 = a_ + blocks_.first(block) + skip;
     for (int j = 0; j < n_; ++j) {
       v_nonzero_[std::size_t(block) * n_ + j] =
           any_nonzero(v2 + Index{j} * lda_, blocks_.height(block) - skip);
@@ -202,20 +263,26 @@ class Factorization {
   }
 
   T* leaf_t(int block) { return leaf_t_.data() + std::size_t(block) * n_ * n_; }
-  T* stack_block(int block) { return stack_.data() + std::size_t(block) * n_; }
+  T* group_t(std::size_t level, int group) {
+    return levels_[level].group_t.data() + std::size_t(group) * n_ * n_;
+  }
+  T* stack_block(int block) { return stacks_[0].data() + std::size_t(block) * n_; }
 
   const int n_;
   const Index lda_;
   T* const a_;
-  const Lapack<T>& la_;
   const RowBlocks blocks_;
   const int workers_;
   SmallPivotedQr<T>* const pivoting_;
 
-  std::vector<T> leaf_t_;   // T of each block's compact WY form, n x n per block
-  std::vector<T> stack_;    // the blocks' R factors stacked (stack_lead apart), then the
-                            // reduction Q
-  std::vector<T> stack_t_;  // T of the stack's compact WY form, n x n
+  std::vector<T> leaf_t_;  // T of each block's compact WY form, n x n per block
+  // stacks_[0] holds the blocks' R factors stacked, then the reduction Q; stacks_[k + 1] the
+  // R factors of levels_[k]'s groups, then its explicit Q. Each has stack_rows_[k] rows,
+  // stack_lead(k) apart.
+  std::vector<std::vector<T>> stacks_;
+  std::vector<int> stack_rows_;
+  std::vector<StackLevel<T>> levels_;
+  std::vector<T> stack_t_;  // T of the top stack's compact WY form, n x n
   std::vector<T> small_q_;  // n x n: I, or the pivoted factorization's Q2
   std::vector<T> r_;        // R of A (R2 when pivoted) before the sign change, n x n
   std::vector<T> s_;        // the reconstruction signs
@@ -274,7 +341,7 @@ int factor_cpu_with_block_rows(Index m, int n, T* a, Index lda, T* tau, const La
     if (lda > INT_MAX) return kInvalidArgument;
     return factor_single_block(int(m), n, a, int(lda), tau, lapack);
   }
-  Factorization<T> factorization(n, a, lda, lapack, blocks, std::min(threads, blocks.count));
+  Factorization<T> factorization(n, a, lda, blocks, std::min(threads, blocks.count));
   const int status = factorization.allocate();
   if (status != kOk) return status;
   factorization.run(tau);
@@ -295,8 +362,7 @@ int factor_pivoted_cpu_with_block_rows(Index m, int n, T* a, Index lda, int* jpv
     return factor_pivoted_single_block(int(m), n, a, int(lda), jpvt, tau, lapack, work1);
   }
   SmallPivotedQr<T> pivoting(n, jpvt, lapack);
-  Factorization<T> factorization(n, a, lda, lapack, blocks, std::min(threads, blocks.count),
-                                 &pivoting);
+  Factorization<T> factorization(n, a, lda, blocks, std::min(threads, blocks.count), &pivoting);
   int status = pivoting.allocate();
   if (status == kOk) status = factorization.allocate();
   if (status != kOk) return status;
@@ -310,14 +376,14 @@ int factor_pivoted_cpu(Index m, int n, T* a, Index lda, int* jpvt, T* tau, const
                        int threads, T* work1) {
   if (!valid_arguments(m, n, a, lda, tau, threads)) return kInvalidArgument;
   return factor_pivoted_cpu_with_block_rows(m, n, a, lda, jpvt, tau, lapack, threads,
-                                            default_block_rows(m, n, threads, sizeof(T)), work1);
+                                            leaf_block_rows(m, n, threads, sizeof(T)), work1);
 }
 
 template <class T>
 int factor_cpu(Index m, int n, T* a, Index lda, T* tau, const Lapack<T>& lapack, int threads) {
   if (!valid_arguments(m, n, a, lda, tau, threads)) return kInvalidArgument;
   return factor_cpu_with_block_rows(m, n, a, lda, tau, lapack, threads,
-                                    default_block_rows(m, n, threads, sizeof(T)));
+                                    leaf_block_rows(m, n, threads, sizeof(T)));
 }
 
 template int factor_cpu<float>(Index, int, float*, Index, float*, const Lapack<float>&, int);

@@ -9,6 +9,9 @@
 // 2. The stack is factored by the same kernels (giving R) and its explicit Q, the reduction Q,
 //    is formed: block i's rows of the thin Q of A are (block i's Q) [slice i of the reduction
 //    Q; 0], which multiply_q (cpu_leaf.hpp) forms in one pass over the block from its V and T.
+//    A stack of two blocks' rows or more is itself reduced the same way, in parallel groups of
+//    about a block's height whose R factors form the next stack, until a stack is shorter than
+//    that; the explicit Q of each stack is then formed from the one above it.
 // 3. Householder reconstruction (Ballard, Demmel, Grigori et al., "Reconstructing Householder
 //    vectors from Tall-Skinny QR", 2015; LAPACK 3.10 xORHR_COL): block 0's rows of Q are formed
 //    and Q1 - S = V1 U is factored by LU without pivoting, with Q1 the top n x n of Q and
@@ -31,8 +34,9 @@
 //
 // Cost: about 5 m n^2 flops against 2 m n^2 for xGEQRF (3 m n^2 to factor the blocks, T
 // included, 2 m n^2 to form V2), in two parallel passes over A, each on cache-sized row blocks
-// held in a copy; the stack factorization (about 5 p n^3 flops) is serial. Extra memory: the
-// stack, an n x n T per block and one block-sized buffer per thread.
+// held in a copy; the stacks add about 5 p n^3 flops, in parallel but for the top one, whose
+// cost is a block's or two. Extra memory: the stacks, an n x n T per block and per group, and
+// one buffer of the larger of a block and a group per thread.
 
 #include <cstddef>
 

@@ -66,6 +66,13 @@ TYPED_TEST(TsqrCpu, Random) {
   check<TypeParam>(gaussian(1000, 10, 2), CompareToGeqrf::kYes, {kThreads, 10, 5});
 }
 
+// Leaves of n rows make stacks of R factors cut into groups of 2 n rows: 4096 leaves reduce in
+// eleven parallel levels before the top stack, two R factors, is factored whole.
+TYPED_TEST(TsqrCpu, ManyLevelsOfStacks) {
+  check<TypeParam>(gaussian(1 << 14, 4, 18), CompareToGeqrf::kYes, {kThreads, 4, 0});
+  check<TypeParam>(gaussian(3000, 7, 19), CompareToGeqrf::kYes, {kThreads, 9, 0});
+}
+
 TYPED_TEST(TsqrCpu, ThreadCounts) {
   for (int threads : {1, 2, 3, 8, 64})
     check<TypeParam>(gaussian(5000, 16, 3), CompareToGeqrf::kYes, {threads, 100, 0});
