@@ -54,9 +54,21 @@ struct PairTile {
   }
 };
 
-// Whether the copies of a tile may move two rows at once: a column's rows 2i and 2i + 1 (from
-// the first row on) start on 16 bytes, in V and in X.
-struct PairCopies {
+// By row quads, for the single-precision products on FMAs: rows 4q to 4q + 3 of a column side
+// by side, so that one 16-byte copy stages them from a column-major matrix and one 16-byte read
+// gives a thread four rows of a column. A quad's row of units is one unit longer than the
+// columns need: then the eight lanes of a quarter-warp hit eight distinct bank groups both when
+// they stage eight quads of one column and when they read one quad of eight columns.
+struct QuadTile {
+  static constexpr int kRowsPerCopy = 4;
+  static constexpr int kQuadPitch = 4 * (kWyMaxColumns + 1);
+  static_assert(kTileRows / 4 * kQuadPitch <= kTile, "a quad tile fits a buffer");
+  __device__ static int at(int r, int c) { return r / 4 * kQuadPitch + 4 * c + r % 4; }
+};
+
+// Whether the copies of a tile may move 16 bytes (two rows of double, four of float) at once:
+// a column's rows from the first row on start on 16 bytes, in V and in X.
+struct WideCopies {
   bool v = false, x = false;
 };
 
@@ -71,22 +83,26 @@ __device__ inline void load4(const double* at, double (&out)[4]) {
   out[0] = x.x, out[1] = x.y, out[2] = y.x, out[3] = y.y;
 }
 
-// On FMAs: the 16Q x 16P output in 4 x 4 blocks, a thread each, in G = 4 / Q row groups of
-// 64 Q threads (the blocks of the widest output, P = 4), group g summing the tile rows g,
-// g + G, ...; their sums are added in group order on the way out. Each tile row then costs a
-// thread two 16-byte reads for 16 FMAs. (A thread per 16-apart entries had read one element of
-// V and one of X per FMA or two, and the shared memory, not the FMAs, set the pace:
-// single-precision updates ran at a third of the rate of memory.) G does not depend on P, so
-// an entry is summed in the same order whatever the width of X beside it: a blocked QR that
-// updates a panel's columns alone (streamed_qr.hpp) gives the bits of one that updates them
-// with the columns to their right.
+// On FMAs: the 16Q x 16P output in 4 x 4 blocks of entries, a thread each, in G = 4 / Q row
+// groups of 64 Q threads (the blocks of the widest output, P = 4), group g summing the tile
+// rows g, g + G, ... (in single precision, the row quads), their sums added in group order on
+// the way out. A thread reads a row's four columns of V^T and of X in two 16-byte reads for 16
+// FMAs (in single precision, four rows of a column in each of eight reads for 64 FMAs). (A
+// thread per 16-apart entries had read one element of V and one of X per FMA or two, and the
+// shared memory, not the FMAs, set the pace: single-precision updates ran at a third of the
+// rate of memory.) G does not depend on P, so an entry is summed in the same order whatever the
+// width of X beside it: a blocked QR that updates a panel's columns alone (streamed_qr.hpp)
+// gives the bits of one that updates them with the columns to their right.
 template <class T, int Q, int P>
 struct FmaProduct {
-  using Layout = RowTile;
+  // Single precision stages by quads; double, here only for 16 x 16 outputs, by rows.
+  static constexpr bool kQuads = sizeof(T) == 4;
+  using Layout = std::conditional_t<kQuads, QuadTile, RowTile>;
   static constexpr int kRowsOut = 16 * Q, kColumnsOut = 16 * P;
   static constexpr int kGroups = 4 / Q, kGroupThreads = kThreads / kGroups;
-  static constexpr int kBlocks = (kRowsOut / 4) * (kColumnsOut / 4);
-  static_assert(kBlocks <= kGroupThreads && kTileRows % kGroups == 0, "a block a thread");
+  static constexpr int kRowBlocks = kRowsOut / 4, kBlocks = kRowBlocks * (kColumnsOut / 4);
+  static constexpr int kLines = kQuads ? kTileRows / 4 : kTileRows;  // what a group steps over
+  static_assert(kBlocks <= kGroupThreads && kLines % kGroups == 0, "a block a thread");
   static_assert(kGroups * kRowsOut * kColumnsOut <= kWyMaxReflectors * kWyMaxReflectors,
                 "the groups' sums fit the scratch");
   T sum[4][4] = {};
@@ -94,23 +110,56 @@ struct FmaProduct {
   __device__ static int block() { return int(threadIdx.x) % kGroupThreads; }
   __device__ static int group() { return int(threadIdx.x) / kGroupThreads; }
   __device__ static bool active() { return block() < kBlocks; }
-  __device__ static int first_row() { return 4 * (block() % (kRowsOut / 4)); }
-  __device__ static int first_column() { return 4 * (block() / (kRowsOut / 4)); }
+  // The thread's entries (row(a), column(b)). By rows, a row's four consecutive columns are one
+  // 16-byte read. By quads, a thread's rows and columns lie kRowBlocks and kColumnsOut / 4
+  // apart, so that consecutive threads read consecutive columns of a quad.
+  __device__ static int row(int a) {
+    const int j = block() % kRowBlocks;
+    return kQuads ? j + kRowBlocks * a : 4 * j + a;
+  }
+  __device__ static int column(int b) {
+    const int c = block() / kRowBlocks;
+    return kQuads ? c + kColumnsOut / 4 * b : 4 * c + b;
+  }
 
-  // V^T's element (j, r) at r kPitch + j, X's (r, c) at r kPitch + c.
+  // V^T's element (j, r) at Layout::at(r, j), X's (r, c) at Layout::at(r, c).
   __device__ void add(const T* vs, const T* xs) {
     if (!active()) return;
-    const T* v_at = vs + first_row();
-    const T* x_at = xs + first_column();
+    if constexpr (kQuads) {
+      // X's four quads, then V's one at a time: 16 sums and 20 operands live. In a quad's row
+      // of units, a thread's columns of V lie 4 kRowBlocks elements apart, of X kColumnsOut.
+      const T* v_at = vs + QuadTile::at(4 * group(), row(0));
+      const T* x_at = xs + QuadTile::at(4 * group(), column(0));
+#pragma unroll 1
+      for (int q = group(); q < kLines; q += kGroups, v_at += kGroups * QuadTile::kQuadPitch,
+               x_at += kGroups * QuadTile::kQuadPitch) {
+        T xc[4][4];
+#pragma unroll
+        for (int b = 0; b < 4; ++b) load4(x_at + kColumnsOut * b, xc[b]);
+#pragma unroll
+        for (int a = 0; a < 4; ++a) {
+          T vj[4];
+          load4(v_at + 4 * kRowBlocks * a, vj);
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+#pragma unroll
+            for (int b = 0; b < 4; ++b) sum[a][b] += vj[e] * xc[b][e];
+          }
+        }
+      }
+    } else {
+      const T* v_at = vs + row(0);
+      const T* x_at = xs + column(0);
 #pragma unroll 4
-    for (int r = group(); r < kTileRows; r += kGroups) {
-      T vj[4], xc[4];
-      load4(v_at + r * kPitch, vj);
-      load4(x_at + r * kPitch, xc);
+      for (int r = group(); r < kLines; r += kGroups) {
+        T vj[4], xc[4];
+        load4(v_at + RowTile::at(r, 0), vj);
+        load4(x_at + RowTile::at(r, 0), xc);
 #pragma unroll
-      for (int a = 0; a < 4; ++a) {
+        for (int a = 0; a < 4; ++a) {
 #pragma unroll
-        for (int b = 0; b < 4; ++b) sum[a][b] += vj[a] * xc[b];
+          for (int b = 0; b < 4; ++b) sum[a][b] += vj[a] * xc[b];
+        }
       }
     }
   }
@@ -125,9 +174,7 @@ struct FmaProduct {
 #pragma unroll
       for (int a = 0; a < 4; ++a) {
 #pragma unroll
-        for (int b = 0; b < 4; ++b) {
-          mine[first_row() + a + (first_column() + b) * kRowsOut] = sum[a][b];
-        }
+        for (int b = 0; b < 4; ++b) mine[row(a) + column(b) * kRowsOut] = sum[a][b];
       }
     }
     __syncthreads();
@@ -247,19 +294,20 @@ __device__ void stage_element(const Reflectors<T>& v, int prefix, const T* x, lo
 }
 
 // The tile at row0 of [V X] into `tile`, laid out by Layout. Each thread keeps to one row, or
-// row pair; a pair inside the matrix and below V's diagonal goes by one 16-byte copy where
-// `pairs` allows. A tile whose pairs all go so (every tile but the first and last, in the
-// usual call) takes them without the tests of each pair.
+// group of rows that one copy moves; a group inside the matrix and below V's diagonal goes by
+// one 16-byte copy where `wide` allows. A tile whose groups all go so (every tile but the first
+// and last, in the usual call) takes them without the tests of each group.
 template <class T, class Layout>
 __device__ void stage(const Reflectors<T>& v, int prefix, const T* x, long long ldx, int columns,
-                      long long end_row, long long row0, PairCopies pairs, T* tile) {
+                      long long end_row, long long row0, WideCopies wide, T* tile) {
   constexpr int kRows = Layout::kRowsPerCopy, kLines = kTileRows / kRows;
   constexpr int kStep = kThreads / kLines;
   static_assert(kThreads % kLines == 0, "threads keep to their rows");
+  static_assert(kRows == 1 || kRows * sizeof(T) == 16, "a group of rows is one 16-byte copy");
   const int r = kRows * (int(threadIdx.x) % kLines), first = int(threadIdx.x) / kLines;
   const long long i = row0 + r;
-  if constexpr (kRows == 2) {
-    if ((prefix == 0 || pairs.v) && (prefix == columns || pairs.x) && row0 + kTileRows <= end_row &&
+  if constexpr (kRows > 1) {
+    if ((prefix == 0 || wide.v) && (prefix == columns || wide.x) && row0 + kTileRows <= end_row &&
         row0 + v.row0 >= prefix) {
       // A thread's columns are first + kStep j for j < kWyMaxColumns / kStep at most, so that
       // bound and a break serve without working out each thread's count. Unrolled, the loop
@@ -274,18 +322,21 @@ __device__ void stage(const Reflectors<T>& v, int prefix, const T* x, long long 
       return;
     }
   }
-  const bool inside = i < end_row, pair_inside = i + 1 < end_row;
+  const bool group_inside = i + kRows - 1 < end_row;
   for (int c = first; c < columns; c += kStep) {
     T* to = tile + Layout::at(r, c);
-    if constexpr (kRows == 2) {
+    if constexpr (kRows > 1) {
       const bool of_x = c >= prefix;
-      if ((of_x ? pairs.x : pairs.v) && pair_inside && (of_x || i + v.row0 > c)) {
+      if ((of_x ? wide.x : wide.v) && group_inside && (of_x || i + v.row0 > c)) {
         copy_async_16(to, of_x ? x + i + (c - prefix) * ldx : v.a + i + c * v.lda);
         continue;
       }
-      stage_element(v, prefix, x, ldx, c, i + 1, pair_inside, to + 1);
     }
-    stage_element(v, prefix, x, ldx, c, i, inside, to);
+    // A group's rows lie side by side in every layout.
+#pragma unroll
+    for (int e = 0; e < kRows; ++e) {
+      stage_element(v, prefix, x, ldx, c, i + e, i + e < end_row, to + e);
+    }
   }
 }
 
@@ -309,7 +360,7 @@ constexpr int kBlocksPerSm = sizeof(T) == 4 ? 5
 template <class T, int Q, int P>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm<T, Q>)
     tall_product(Reflectors<T> v, int prefix, const T* x, long long ldx, int w, long long first_row,
-                 long long end_row, PairCopies pairs, T* partials) {
+                 long long end_row, WideCopies wide, T* partials) {
   // Two buffers, this tile's and the next's, of tiles_per_buffer tiles each.
   extern __shared__ __align__(128) unsigned char shared_memory[];
   T* const tiles = reinterpret_cast<T*>(shared_memory);
@@ -323,10 +374,10 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm<T, Q>)
   const long long block_end = min(block_first + kWyBlockRows, end_row);
   const auto stage_tiles = [&](long long row0, int b) {
     if (x && !separate_x) {
-      stage<T, Layout>(v, prefix, x, ldx, w, block_end, row0, pairs, v_tile(b));
+      stage<T, Layout>(v, prefix, x, ldx, w, block_end, row0, wide, v_tile(b));
     } else {
-      stage<T, Layout>(v, v.k, nullptr, 0, v.k, block_end, row0, pairs, v_tile(b));
-      if (x) stage<T, Layout>(v, 0, x, ldx, w, block_end, row0, pairs, x_tile(b));
+      stage<T, Layout>(v, v.k, nullptr, 0, v.k, block_end, row0, wide, v_tile(b));
+      if (x) stage<T, Layout>(v, 0, x, ldx, w, block_end, row0, wide, x_tile(b));
     }
     __pipeline_commit();
   };
@@ -371,7 +422,7 @@ __global__ void __launch_bounds__(32 * kSumWarps)
 template <class T, int Q, int P>
 cudaError_t launch_tall_product(unsigned blocks, cudaStream_t stream, const Reflectors<T>& v,
                                 int prefix, const T* x, long long ldx, int w, long long first_row,
-                                long long end_row, PairCopies pairs, T* partials) {
+                                long long end_row, WideCopies wide, T* partials) {
   // Two or four tiles, and room for the tensor-core product's 64 x 64 way out; the kernel
   // opts in for four, whatever this call takes (shared_memory_opt_in.cuh).
   const auto bytes_for = [](int tiles) {
@@ -381,22 +432,22 @@ cudaError_t launch_tall_product(unsigned blocks, cudaStream_t stream, const Refl
   const cudaError_t status = allow_shared_memory(tall_product<T, Q, P>, bytes_for(4));
   if (status != cudaSuccess) return status;
   tall_product<T, Q, P><<<blocks, kThreads, bytes, stream>>>(v, prefix, x, ldx, w, first_row,
-                                                             end_row, pairs, partials);
+                                                             end_row, wide, partials);
   return cudaGetLastError();
 }
 
 template <class T, int Q>
 cudaError_t launch_tall_product(int p, unsigned blocks, cudaStream_t stream, const Reflectors<T>& v,
                                 int prefix, const T* x, long long ldx, int w, long long first_row,
-                                long long end_row, PairCopies pairs, T* partials) {
+                                long long end_row, WideCopies wide, T* partials) {
   if (p == 1)
     return launch_tall_product<T, Q, 1>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row,
-                                        pairs, partials);
+                                        wide, partials);
   if (p == 2)
     return launch_tall_product<T, Q, 2>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row,
-                                        pairs, partials);
+                                        wide, partials);
   return launch_tall_product<T, Q, 4>(blocks, stream, v, prefix, x, ldx, w, first_row, end_row,
-                                      pairs, partials);
+                                      wide, partials);
 }
 
 }  // namespace
@@ -411,19 +462,19 @@ cudaError_t wy_tall_product(Reflectors<T> v, bool with_gram, long long m, const 
   if (blocks <= 0) return cudaSuccess;
   const int prefix = x && with_gram ? v.k : 0;
   const int columns = x ? prefix + w : v.k, q = wy::sixteens(v.k), p = wy::sixteens(columns);
-  const auto in_pairs = [&](const T* a, long long ld) {
-    return sizeof(T) == 8 && a && ld % 2 == 0 &&
+  const auto in_sixteens = [&](const T* a, long long ld) {
+    return a && ld % (16 / long(sizeof(T))) == 0 &&
            reinterpret_cast<std::uintptr_t>(a + first_row) % 16 == 0;
   };
-  const wy::PairCopies pairs{in_pairs(v.a, v.lda), in_pairs(x, ldx)};
+  const wy::WideCopies wide{in_sixteens(v.a, v.lda), in_sixteens(x, ldx)};
   if (q == 1)
     return wy::launch_tall_product<T, 1>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns,
-                                         first_row, end_row, pairs, partials);
+                                         first_row, end_row, wide, partials);
   if (q == 2)
     return wy::launch_tall_product<T, 2>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns,
-                                         first_row, end_row, pairs, partials);
+                                         first_row, end_row, wide, partials);
   return wy::launch_tall_product<T, 4>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns,
-                                       first_row, end_row, pairs, partials);
+                                       first_row, end_row, wide, partials);
 }
 
 template <class T>
