@@ -2,6 +2,7 @@
 #include <cuda_pipeline.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 #include "copy_async.cuh"
@@ -26,38 +27,47 @@ constexpr int kWPad = 4;
 
 __host__ __device__ inline int multiple_of_4(int k) { return (k + 3) / 4 * 4; }
 
-// On FMAs: 8 x 16 threads, each computing 4 rows (r0 + 8 q) by P columns (c0 + 16 p).
-template <class T, int P>
+// On FMAs, in single precision: 8 x 16 threads, each computing 4 consecutive rows (4 r0 + q)
+// by P columns (c0 + 16 p), so that one 16-byte read gives a thread its rows of a reflector.
+// The reflectors go four at a time, V and W being padded to a multiple of 4 with zeros.
+template <int P>
 struct FmaApply {
   static constexpr int kWidth = 16 * P;
-  T sum[4][P] = {};
+  float sum[4][P] = {};
 
-  __device__ void add(const T* v_tile, const T* w_tile, int k) {
+  __device__ void add(const float* v_tile, const float* w_tile, int k) {
     const int r0 = int(threadIdx.x) / 16, c0 = int(threadIdx.x) % 16;
-    for (int j = 0; j < k; ++j) {
-      T vr[4], wc[P];
+    const float* v_at = v_tile + 4 * r0;
+    const float* w_at = w_tile + c0;
+#pragma unroll 1
+    for (int j0 = 0; j0 < k; j0 += 4) {
 #pragma unroll
-      for (int q = 0; q < 4; ++q) vr[q] = v_tile[j * kVPitch + r0 + 8 * q];
+      for (int j = j0; j < j0 + 4; ++j) {
+        const float4 vr = *reinterpret_cast<const float4*>(v_at + j * kVPitch);
+        float wc[P];
 #pragma unroll
-      for (int p = 0; p < P; ++p) wc[p] = w_tile[j * (kWidth + kWPad) + c0 + 16 * p];
+        for (int p = 0; p < P; ++p) wc[p] = w_at[j * (kWidth + kWPad) + 16 * p];
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-#pragma unroll
-        for (int p = 0; p < P; ++p) sum[q][p] += vr[q] * wc[p];
+        for (int p = 0; p < P; ++p) {
+          sum[0][p] += vr.x * wc[p];
+          sum[1][p] += vr.y * wc[p];
+          sum[2][p] += vr.z * wc[p];
+          sum[3][p] += vr.w * wc[p];
+        }
       }
     }
   }
 
   // Where (V W)(r, c) goes in shared memory. Straight from the registers, a warp's stores would
-  // fall in one bank; the XOR spreads them, and keeps the column reads free of conflicts too.
+  // fall in a few banks; the XOR spreads them, and keeps the column reads free of conflicts too.
   __device__ static int at(int r, int c) { return c * kVPitch + (r ^ (c % kTileRows)); }
 
-  __device__ void write(T* vw) const {
+  __device__ void write(float* vw) const {
     const int r0 = int(threadIdx.x) / 16, c0 = int(threadIdx.x) % 16;
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
 #pragma unroll
-      for (int p = 0; p < P; ++p) vw[at(r0 + 8 * q, c0 + 16 * p)] = sum[q][p];
+      for (int p = 0; p < P; ++p) vw[at(4 * r0 + q, c0 + 16 * p)] = sum[q][p];
     }
   }
 };
@@ -101,24 +111,34 @@ struct MmaApply {
 };
 
 template <class T, int P>
-using Apply = std::conditional_t<std::is_same_v<T, double>, MmaApply<P>, FmaApply<T, P>>;
+using Apply = std::conditional_t<std::is_same_v<T, double>, MmaApply<P>, FmaApply<P>>;
 
 // Puts the tile of V at row0 into `tile` (V(r, j) at j * kVPitch + r): the stored vectors,
 // and the zeros of rows past the end, by asynchronous copies, so that they land while the block
 // works on the tile before; the mask's ones and zeros by plain stores. Each thread keeps to
-// one row.
+// the rows one 16-byte copy moves (two of double, four of float), and copies them so where
+// `wide` allows and they lie inside the matrix and below V's diagonal.
 template <class T>
-__device__ void stage_v(const Reflectors<T>& v, long long row0, long long end_row, T* tile) {
-  static_assert(kThreads % kTileRows == 0, "threads keep to their rows");
-  const int r = int(threadIdx.x) % kTileRows;
+__device__ void stage_v(const Reflectors<T>& v, bool wide, long long row0, long long end_row,
+                        T* tile) {
+  constexpr int kRows = 16 / int(sizeof(T)), kLines = kTileRows / kRows;
+  static_assert(kThreads % kLines == 0, "threads keep to their rows");
+  const int r = kRows * (int(threadIdx.x) % kLines);
   const long long i = row0 + r;
-  const bool inside = i < end_row;
-  for (int j = int(threadIdx.x) / kTileRows; j < multiple_of_4(v.k); j += kThreads / kTileRows) {
+  for (int j = int(threadIdx.x) / kLines; j < multiple_of_4(v.k); j += kThreads / kLines) {
     T* to = tile + j * kVPitch + r;
-    if (j < v.k && (i + v.row0 > j || !inside)) {
-      copy_async(to, inside ? v.a + i + j * v.lda : v.a, inside);
-    } else {
-      *to = j < v.k && i + v.row0 == j ? T(1) : T(0);
+    if (wide && j < v.k && i + kRows <= end_row && i + v.row0 > j) {
+      copy_async_16(to, v.a + i + j * v.lda);
+      continue;
+    }
+#pragma unroll 1
+    for (int e = 0; e < kRows; ++e) {
+      const bool inside = i + e < end_row;
+      if (j < v.k && (i + e + v.row0 > j || !inside)) {
+        copy_async(to + e, inside ? v.a + i + e + j * v.lda : v.a, inside);
+      } else {
+        to[e] = j < v.k && i + e + v.row0 == j ? T(1) : T(0);
+      }
     }
   }
   __pipeline_commit();
@@ -141,8 +161,8 @@ __host__ __device__ int shared_elements(int k) {
 
 template <class T, int P>
 __global__ void __launch_bounds__(kThreads)
-    apply(Reflectors<T> v, const T* w_matrix, int w, long long first_row, long long end_row,
-          bool identity_base, T* out, long long ld_out) {
+    apply(Reflectors<T> v, bool wide, const T* w_matrix, int w, long long first_row,
+          long long end_row, bool identity_base, T* out, long long ld_out) {
   constexpr int kWidth = 16 * P;  // the narrower, the more blocks fit an SM
   // The output phase: thread tid takes row tid % kTileRows of columns tid / kTileRows + 4 e.
   constexpr int kColumnStep = kThreads / kTileRows;
@@ -159,13 +179,15 @@ __global__ void __launch_bounds__(kThreads)
     w_tile[j * (kWidth + kWPad) + c] = j < k && c < w ? w_matrix[j + c * k] : T(0);
   }
   const long long tiles = (end_row - first_row + kTileRows - 1) / kTileRows;
-  if (blockIdx.x < tiles) stage_v(v, first_row + blockIdx.x * kTileRows, end_row, v_tiles(0));
+  if (blockIdx.x < tiles) stage_v(v, wide, first_row + blockIdx.x * kTileRows, end_row, v_tiles(0));
   int buffer = 0;
   for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x, buffer ^= 1) {
     const long long row0 = first_row + tile * kTileRows;
     __syncthreads();  // the other buffer's last use, as V W, is over
     const long long next = tile + gridDim.x;
-    if (next < tiles) stage_v(v, first_row + next * kTileRows, end_row, v_tiles(buffer ^ 1));
+    if (next < tiles) {
+      stage_v(v, wide, first_row + next * kTileRows, end_row, v_tiles(buffer ^ 1));
+    }
     // This tile's rows of the output, fetched now so that they too arrive during the product.
     const int r = tid % kTileRows;
     const long long i = row0 + r;
@@ -205,7 +227,7 @@ __global__ void __launch_bounds__(kThreads)
 // As many blocks as the GPU holds at once (each then takes every so many tiles), no more than
 // there are tiles: a grid of several waves would leave the last one part empty.
 template <class T, int P>
-cudaError_t launch_apply(long long tiles, cudaStream_t stream, const Reflectors<T>& v,
+cudaError_t launch_apply(long long tiles, cudaStream_t stream, const Reflectors<T>& v, bool wide,
                          const T* w_matrix, int w, long long first_row, long long end_row,
                          bool identity_base, T* out, long long ld_out) {
   // The kernel opts in for the most reflectors, whatever this call applies
@@ -225,7 +247,7 @@ cudaError_t launch_apply(long long tiles, cudaStream_t stream, const Reflectors<
   if (status != cudaSuccess) return status;
   const long long resident = std::max(1LL, (long long)multiprocessors * per_multiprocessor);
   const unsigned blocks = unsigned(std::min(tiles, resident));
-  apply<T, P><<<blocks, kThreads, bytes, stream>>>(v, w_matrix, w, first_row, end_row,
+  apply<T, P><<<blocks, kThreads, bytes, stream>>>(v, wide, w_matrix, w, first_row, end_row,
                                                    identity_base, out, ld_out);
   return cudaGetLastError();
 }
@@ -240,15 +262,26 @@ cudaError_t wy_apply(Reflectors<T> v, long long m, const T* w_matrix, int w, lon
   const long long end_row = std::min(first_row + rows, m);
   const long long tiles = (end_row - first_row + wy::kTileRows - 1) / wy::kTileRows;
   if (tiles <= 0) return cudaSuccess;
+  // V's rows from first_row on start on 16 bytes in every column: its tiles may be staged by
+  // 16-byte copies.
+  const bool wide = v.lda % (16 / long(sizeof(T))) == 0 &&
+                    reinterpret_cast<std::uintptr_t>(v.a + first_row) % 16 == 0;
   const int p = wy::sixteens(w);
   if (p == 1)
-    return wy::launch_apply<T, 1>(tiles, stream, v, w_matrix, w, first_row, end_row, identity_base,
-                                  out, ld_out);
+    return wy::launch_apply<T, 1>(tiles, stream, v, wide, w_matrix, w, first_row, end_row,
+                                  identity_base, out, ld_out);
   if (p == 2)
-    return wy::launch_apply<T, 2>(tiles, stream, v, w_matrix, w, first_row, end_row, identity_base,
-                                  out, ld_out);
-  return wy::launch_apply<T, 4>(tiles, stream, v, w_matrix, w, first_row, end_row, identity_base,
-                                out, ld_out);
+    return wy::launch_apply<T, 2>(tiles, stream, v, wide, w_matrix, w, first_row, end_row,
+                                  identity_base, out, ld_out);
+  // On FMAs, 48 columns take 48: the tensor cores' 64 cost nothing beside the memory they wait
+  // on, FMAs a quarter more.
+  if constexpr (std::is_same_v<T, float>) {
+    if (w <= 48)
+      return wy::launch_apply<T, 3>(tiles, stream, v, wide, w_matrix, w, first_row, end_row,
+                                    identity_base, out, ld_out);
+  }
+  return wy::launch_apply<T, 4>(tiles, stream, v, wide, w_matrix, w, first_row, end_row,
+                                identity_base, out, ld_out);
 }
 
 template cudaError_t wy_apply<float>(Reflectors<float>, long long, const float*, int, long long,
