@@ -53,15 +53,18 @@ inline int default_block_rows(Index m, int n, int threads, std::size_t element_b
 
 // The one-process TSQR (cpu_tsqr.cpp) reduces its stack of R factors in parallel levels, so
 // its leaves need not grow with the number of threads: a cache's size, but at least
-// kMinLeafRowsPerColumn * n rows, which keeps each leaf's work of order n^3 (its T, its part of
-// the stacks above) small beside its h n^2, and at most m / threads, so that every thread has a
-// leaf. On the H200 machine's 16 cores (2 MiB of L2 each) 4096 rows did best at n = 32 and 64.
+// kMinLeafRowsPerColumn * n rows up to kMaxLeafRows, which keeps each leaf's work of order n^3
+// (its T, its part of the stacks above) small beside its h n^2, and at most m / threads, so
+// that every thread has a leaf. In double on the H200 machine's 16 cores (2 MiB of L2 each),
+// 4096 rows did best at n = 32 and 64 and 8192 at n = 256, where 16384 ran an eighth slower
+// on 2 cores.
 constexpr int kMinLeafRowsPerColumn = 64;
+constexpr int kMaxLeafRows = 8192;
 
 inline int leaf_block_rows(Index m, int n, int threads, std::size_t element_bytes) {
   const Index cache_rows = Index(kLeafBlockBytes / (element_bytes * std::size_t(n)));
-  const Index rows = std::max(cache_rows, Index{kMinLeafRowsPerColumn} * n);
-  return int(std::max<Index>(n, std::min(rows, m / threads)));
+  const Index least_rows = std::min(Index{kMinLeafRowsPerColumn} * n, Index{kMaxLeafRows});
+  return int(std::max<Index>(n, std::min(std::max(cache_rows, least_rows), m / threads)));
 }
 
 // Runs task(worker, item) for every item in [0, items) on up to `workers` threads, the caller's
