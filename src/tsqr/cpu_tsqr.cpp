@@ -148,32 +148,38 @@ class Factorization {
     }
   }
 
-  // Factors one part (a leaf of A, or a group of a stack) in a padded copy, leaving its V and R
-  // in place, its T in `t` and its R also in row `part` * n of the stack above.
-  void factor_part(const Columns<T>& x, const RowBlocks& parts, int part, T* t,
-                   const Columns<T>& above, Workspace<T>& workspace) {
+  // Runs work(copy, lead, height) on a copy of the part's rows whose columns are padded apart
+  // (padded_lead), then copies them back.
+  template <class Work>
+  void on_padded_copy(const Columns<T>& x, const RowBlocks& parts, int part,
+                      Workspace<T>& workspace, const Work& work) {
     const int height = parts.height(part);
     const int lead = padded_lead<T>(height);
     T* const copy = workspace.block.get();
     T* const rows = x.rows + parts.first(part);
     copy_matrix(height, n_, rows, x.lead, copy, lead);
-    factor_block(height, n_, copy, lead, workspace.tau.data(), t, n_, workspace.kernel.data());
+    work(copy, lead, height);
     copy_matrix(height, n_, copy, lead, rows, x.lead);
-    copy_upper_triangle(n_, copy, lead, above.rows + Index{part} * n_, above.lead);
+  }
+
+  // Factors one part (a leaf of A, or a group of a stack), leaving its V and R in place, its T
+  // in `t` and its R also in row `part` * n of the stack above.
+  void factor_part(const Columns<T>& x, const RowBlocks& parts, int part, T* t,
+                   const Columns<T>& above, Workspace<T>& workspace) {
+    on_padded_copy(x, parts, part, workspace, [&](T* copy, int lead, int height) {
+      factor_block(height, n_, copy, lead, workspace.tau.data(), t, n_, workspace.kernel.data());
+      copy_upper_triangle(n_, copy, lead, above.rows + Index{part} * n_, above.lead);
+    });
   }
 
   // Overwrites the part's reflectors with (the part's explicit Q) * (its slice of the explicit Q
   // above, rows part * n to part * n + n - 1).
   void multiply_part(const Columns<T>& x, const RowBlocks& parts, int part, const T* t,
                      const Columns<T>& above, Workspace<T>& workspace) {
-    const int height = parts.height(part);
-    const int lead = padded_lead<T>(height);
-    T* const copy = workspace.block.get();
-    T* const rows = x.rows + parts.first(part);
-    copy_matrix(height, n_, rows, x.lead, copy, lead);
-    multiply_q(height, n_, copy, lead, t, n_, above.rows + Index{part} * n_, above.lead,
-               workspace.kernel.data());
-    copy_matrix(height, n_, copy, lead, rows, x.lead);
+    on_padded_copy(x, parts, part, workspace, [&](T* copy, int lead, int height) {
+      multiply_q(height, n_, copy, lead, t, n_, above.rows + Index{part} * n_, above.lead,
+                 workspace.kernel.data());
+    });
   }
 
   // R of the stacked R factors is R of A; its explicit Q, Q [I; 0], combines the blocks' Q
