@@ -49,8 +49,8 @@ struct Columns {
 };
 
 // One level of the reduction above the leaves: the level below's R factors stacked, cut into
-// groups of as many rows as a leaf has (whole R factors, at least two), each factored by the
-// leaves' kernels in parallel; their R factors form the next level's stack.
+// groups of about a leaf's height (whole R factors, at least two), each factored by the leaves'
+// kernels in parallel; their R factors form the next level's stack.
 template <class T>
 struct StackLevel {
   RowBlocks groups;
