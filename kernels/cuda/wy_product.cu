@@ -21,8 +21,8 @@ namespace {
 // of their time on outputs that do not exist.
 constexpr int kThreads = 256;
 // Row pitch of the tiles staged by rows: a multiple of four, so that the products on FMAs read
-// four columns of a row in 16 bytes, and four past a multiple of 16, so that consecutive rows
-// start on different banks.
+// four columns of a row in 16-byte pieces, and four past a multiple of 16, so that consecutive
+// rows start on different banks.
 constexpr int kPitch = kWyMaxColumns + 4;
 // Elements a tile buffer holds, whichever way it is laid out.
 constexpr int kTile = kTileRows * kPitch;
@@ -30,7 +30,8 @@ constexpr int kTile = kTileRows * kPitch;
 // Where a staged tile of [V X] keeps its element (r, c), r < kTileRows, c < kWyMaxColumns.
 // Each layout names how many consecutive rows of a column one staging copy moves.
 //
-// By rows, for the products on FMAs: four consecutive columns of a row are 16 bytes.
+// By rows, for the double-precision products on FMAs (16 x 16 outputs): four consecutive
+// columns of a row are 32 bytes, read as two 16-byte pieces.
 struct RowTile {
   static constexpr int kRowsPerCopy = 1;
   __device__ static int at(int r, int c) { return r * kPitch + c; }
