@@ -2,7 +2,6 @@
 #include <cuda_pipeline.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <type_traits>
 
 #include "copy_async.cuh"
@@ -262,10 +261,7 @@ cudaError_t wy_apply(Reflectors<T> v, long long m, const T* w_matrix, int w, lon
   const long long end_row = std::min(first_row + rows, m);
   const long long tiles = (end_row - first_row + wy::kTileRows - 1) / wy::kTileRows;
   if (tiles <= 0) return cudaSuccess;
-  // V's rows from first_row on start on 16 bytes in every column: its tiles may be staged by
-  // 16-byte copies.
-  const bool wide = v.lda % (16 / long(sizeof(T))) == 0 &&
-                    reinterpret_cast<std::uintptr_t>(v.a + first_row) % 16 == 0;
+  const bool wide = wy::rows_start_on_16_bytes(v.a, v.lda, first_row);
   const int p = wy::sixteens(w);
   if (p == 1)
     return wy::launch_apply<T, 1>(tiles, stream, v, wide, w_matrix, w, first_row, end_row,

@@ -3,7 +3,6 @@
 #include <cuda_pipeline.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <type_traits>
 
 #include "copy_async.cuh"
@@ -463,11 +462,8 @@ cudaError_t wy_tall_product(Reflectors<T> v, bool with_gram, long long m, const 
   if (blocks <= 0) return cudaSuccess;
   const int prefix = x && with_gram ? v.k : 0;
   const int columns = x ? prefix + w : v.k, q = wy::sixteens(v.k), p = wy::sixteens(columns);
-  const auto in_sixteens = [&](const T* a, long long ld) {
-    return a && ld % (16 / long(sizeof(T))) == 0 &&
-           reinterpret_cast<std::uintptr_t>(a + first_row) % 16 == 0;
-  };
-  const wy::WideCopies wide{in_sixteens(v.a, v.lda), in_sixteens(x, ldx)};
+  const wy::WideCopies wide{wy::rows_start_on_16_bytes(v.a, v.lda, first_row),
+                            wy::rows_start_on_16_bytes(x, ldx, first_row)};
   if (q == 1)
     return wy::launch_tall_product<T, 1>(p, unsigned(blocks), stream, v, prefix, x, ldx, columns,
                                          first_row, end_row, wide, partials);

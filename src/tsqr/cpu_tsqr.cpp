@@ -72,13 +72,14 @@ class Factorization {
       leaf_t_.resize(std::size_t(blocks_.count) * n * n);
       plan_stack_levels();
       int max_height = blocks_.max_height();
+      for (StackLevel<T>& level : levels_) {
+        level.group_t.resize(std::size_t(level.groups.count) * n * n);
+        max_height = std::max(max_height, level.groups.max_height());
+      }
       // Zero below each R factor in every stack, as the factorizations of the stacks require.
+      stacks_.resize(levels_.size() + 1);
       for (std::size_t k = 0; k < stacks_.size(); ++k) {
         stacks_[k].resize(std::size_t(stack_lead(k)) * n);
-        if (k + 1 < stacks_.size()) {
-          levels_[k].group_t.resize(std::size_t(levels_[k].groups.count) * n * n);
-          max_height = std::max(max_height, levels_[k].groups.max_height());
-        }
       }
       stack_t_.resize(n * n);
       small_q_.resize(n * n);
@@ -127,7 +128,11 @@ class Factorization {
   }
 
  private:
-  int stack_lead(std::size_t level) const { return padded_lead<T>(stack_rows_[level]); }
+  // Stack 0 holds the blocks' R factors, stack k + 1 those of levels_[k]'s groups.
+  int stack_rows(std::size_t level) const {
+    return (level == 0 ? blocks_.count : levels_[level - 1].groups.count) * n_;
+  }
+  int stack_lead(std::size_t level) const { return padded_lead<T>(stack_rows(level)); }
   Columns<T> stack(std::size_t level) { return {stacks_[level].data(), Index{stack_lead(level)}}; }
   T& at(int i, int j) const { return a_[i + Index{j} * lda_]; }
 
@@ -137,14 +142,10 @@ class Factorization {
   // leaf's size for the caches.
   void plan_stack_levels() {
     const int group_rows = n_ * std::max(2, blocks_.rows / n_);
-    int rows = blocks_.count * n_;
-    for (;;) {
-      stack_rows_.push_back(rows);
-      stacks_.emplace_back();
+    for (int rows = stack_rows(0);; rows = stack_rows(levels_.size())) {
       const RowBlocks groups = split_rows(rows, group_rows);
       if (groups.count == 1) break;
       levels_.push_back({groups, {}});
-      rows = groups.count * n_;
     }
   }
 
@@ -197,12 +198,12 @@ class Factorization {
     }
     Workspace<T>& workspace = workspaces_[0];
     const Columns<T> root = stack(top);
-    factor_block(stack_rows_[top], n_, root.rows, int(root.lead), workspace.tau.data(),
+    factor_block(stack_rows(top), n_, root.rows, int(root.lead), workspace.tau.data(),
                  stack_t_.data(), n_, workspace.kernel.data());
     copy_upper_triangle(n_, root.rows, root.lead, r_.data(), n_);
     if (pivoting_) pivoting_->run(r_.data(), small_q_.data());
-    multiply_q(stack_rows_[top], n_, root.rows, int(root.lead), stack_t_.data(), n_,
-               small_q_.data(), n_, workspace.kernel.data());
+    multiply_q(stack_rows(top), n_, root.rows, int(root.lead), stack_t_.data(), n_, small_q_.data(),
+               n_, workspace.kernel.data());
     for (std::size_t k = top; k-- > 0;) {
       const RowBlocks& groups = levels_[k].groups;
       run_parallel(groups.count, std::min(workers_, groups.count), [&](int worker, int group) {
@@ -282,12 +283,11 @@ class Factorization {
   SmallPivotedQr<T>* const pivoting_;
 
   std::vector<T> leaf_t_;  // T of each block's compact WY form, n x n per block
+  std::vector<StackLevel<T>> levels_;
   // stacks_[0] holds the blocks' R factors stacked, then the reduction Q; stacks_[k + 1] the
-  // R factors of levels_[k]'s groups, then its explicit Q. Each has stack_rows_[k] rows,
+  // R factors of levels_[k]'s groups, then its explicit Q. Each has stack_rows(k) rows,
   // stack_lead(k) apart.
   std::vector<std::vector<T>> stacks_;
-  std::vector<int> stack_rows_;
-  std::vector<StackLevel<T>> levels_;
   std::vector<T> stack_t_;  // T of the top stack's compact WY form, n x n
   std::vector<T> small_q_;  // n x n: I, or the pivoted factorization's Q2
   std::vector<T> r_;        // R of A (R2 when pivoted) before the sign change, n x n
