@@ -134,7 +134,8 @@ TYPED_TEST(TsqrCpuLeaf, ZeroColumns) {
   using T = TypeParam;
   check_factor<T>(with_zero_columns(200, 12, {0, 5, 8, 11}, 3));
   check_factor<T>(with_zero_columns(20, 1, {0}, 4));
-  // Past one outer panel of 32: zero columns first in an outer panel, inside one, and last.
+  // Across many panels of reflectors: zero columns at a panel's start (0, 32), inside one (45)
+  // and last (71).
   check_factor<T>(with_zero_columns(300, 72, {0, 32, 45, 71}, 8));
   const Leaf<T> zero = factor_leaf<T>(Matrix<double>(100, 10));
   for (T x : zero.f.a.data) EXPECT_EQ(x, T(0));
@@ -151,7 +152,7 @@ TYPED_TEST(TsqrCpuLeaf, ZeroColumns) {
 
 TYPED_TEST(TsqrCpuLeaf, RankDeficient) {
   using T = TypeParam;
-  // Rank 5 of 16, and rank 20 of 80: the second reaches zero columns in later outer panels.
+  // Rank 5 of 16, and rank 20 of 80, whose columns past the rank lie in many later panels.
   for (const Matrix<double>& a : {with_rank(400, 16, 5, 6), with_rank(600, 80, 20, 9)}) {
     const Leaf<T> leaf = factor_leaf<T>(a);
     expect_lapack_contract(convert<T>(a, a.m), leaf.f);
