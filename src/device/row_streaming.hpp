@@ -1,8 +1,10 @@
 // Moving a column-major matrix in host memory to and from the device through the pinned
 // staging slots, chunk by chunk, so that the transfers overlap the packing on the host and the
 // work enqueued on each chunk on the device. Pageable memory can not be copied asynchronously;
-// helper threads copy chunks between it and the pinned slots while earlier chunks are in
-// flight. On the device the matrix is contiguous, with leading dimension m.
+// helper threads (host_copies.hpp) copy chunks between it and the pinned slots while earlier
+// chunks are in flight, each chunk in parts over several threads, so that the first chunk goes
+// up and the last one is back soon. On the device the matrix is contiguous, with leading
+// dimension m.
 #pragma once
 
 #include <algorithm>
@@ -10,10 +12,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <future>
-#include <vector>
+#include <memory>
 
 #include "device/cuda_runtime.hpp"
+#include "device/host_copies.hpp"
 
 namespace switchyard::cuda {
 
@@ -35,15 +37,37 @@ inline RowChunks row_chunks(long long m, std::size_t row_bytes, long long row_mu
 
 namespace detail {
 
-// Rows [first, first + rows) of a column-major matrix, n columns, to and from a contiguous
-// buffer with leading dimension rows.
+// Rows [first, first + rows) of a column-major matrix, n columns, to and from a buffer with
+// leading dimension ldb.
 template <class T>
-void pack_rows(const T* a, long long lda, long long first, long long rows, int n, T* buffer) {
-  for (int k = 0; k < n; ++k) std::memcpy(buffer + rows * k, a + first + lda * k, sizeof(T) * rows);
+void pack_rows(const T* a, long long lda, long long first, long long rows, int n, T* buffer,
+               long long ldb) {
+  for (int k = 0; k < n; ++k) std::memcpy(buffer + ldb * k, a + first + lda * k, sizeof(T) * rows);
 }
 template <class T>
-void unpack_rows(const T* buffer, long long first, long long rows, int n, T* a, long long lda) {
-  for (int k = 0; k < n; ++k) std::memcpy(a + first + lda * k, buffer + rows * k, sizeof(T) * rows);
+void unpack_rows(const T* buffer, long long ldb, long long first, long long rows, int n, T* a,
+                 long long lda) {
+  for (int k = 0; k < n; ++k) std::memcpy(a + first + lda * k, buffer + ldb * k, sizeof(T) * rows);
+}
+
+// Parts a chunk's host copy is split into: pieces of at least 512 KiB, one a helper thread.
+inline int copy_parts(long long rows, int n, std::size_t element_bytes) {
+  const long long bytes = rows * n * (long long)element_bytes;
+  return int(std::clamp<long long>(bytes >> 19, 1, device::copy_threads()));
+}
+
+// Runs copy(first, rows) over chunk c's rows in parts on the helper threads, each part after
+// `event` (the slot's last transfer) has completed.
+template <class Copy>
+void copy_chunk_in_parts(device::CopyGroup& group, long long first, long long rows, int parts,
+                         cudaEvent_t event, Copy copy) {
+  for (int p = 0; p < parts; ++p) {
+    const long long begin = rows * p / parts, end = rows * (p + 1) / parts;
+    device::run_copy(group, [=] {
+      cudaEventSynchronize(event);
+      copy(first + begin, begin, end - begin);
+    });
+  }
 }
 
 }  // namespace detail
@@ -61,14 +85,18 @@ cudaError_t upload_rows(const T* a, long long lda, long long m, int n, T* device
   }
   const int slots = staging.count();
   const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % slots)); };
-  std::vector<std::future<void>> packed(std::size_t(chunks.count));
+  const int parts = detail::copy_parts(chunks.rows_per_chunk, n, sizeof(T));
+  const std::unique_ptr<device::CopyGroup[]> packed(new device::CopyGroup[chunks.count]);
   const auto pack = [&](int c) {
-    packed[c] = std::async(std::launch::async, [&, c] {
-      // Whatever the slot held last (chunk c - slots, or a chunk of an earlier transfer
-      // through the same staging) has left it; an event never recorded is complete.
-      cudaEventSynchronize(staging.event(c % slots));
-      detail::pack_rows(a, lda, chunks.first(c), chunks.rows(c, m), n, slot(c));
-    });
+    // Whatever the slot held last (chunk c - slots, or a chunk of an earlier transfer through
+    // the same staging) has left it once its event completes; an event never recorded is
+    // complete.
+    T* const buffer = slot(c);
+    const long long rows = chunks.rows(c, m), first = chunks.first(c);
+    detail::copy_chunk_in_parts(packed[c], first, rows, parts, staging.event(c % slots),
+                                [=](long long from, long long offset, long long count) {
+                                  detail::pack_rows(a, lda, from, count, n, buffer + offset, rows);
+                                });
   };
   for (int c = 0; c < std::min(chunks.count, slots - 1); ++c) pack(c);
   cudaError_t status = cudaSuccess;
@@ -95,7 +123,8 @@ cudaError_t download_rows(const T* device, long long m, int n, T* a, long long l
   }
   const int slots = staging.count();
   const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % slots)); };
-  std::vector<std::future<void>> unpacked(std::size_t(chunks.count));
+  const int parts = detail::copy_parts(chunks.rows_per_chunk, n, sizeof(T));
+  const std::unique_ptr<device::CopyGroup[]> unpacked(new device::CopyGroup[chunks.count]);
   cudaError_t status = cudaSuccess;
   for (int c = 0; c < chunks.count; ++c) {
     if (c >= slots) unpacked[c - slots].wait();
@@ -104,14 +133,13 @@ cudaError_t download_rows(const T* device, long long m, int n, T* a, long long l
                                sizeof(T) * rows, n, cudaMemcpyDeviceToHost, stream);
     if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % slots), stream);
     if (status != cudaSuccess) break;
-    unpacked[c] = std::async(std::launch::async, [&, c, first, rows] {
-      cudaEventSynchronize(staging.event(c % slots));
-      detail::unpack_rows(slot(c), first, rows, n, a, lda);
-    });
+    const T* const buffer = slot(c);
+    detail::copy_chunk_in_parts(unpacked[c], first, rows, parts, staging.event(c % slots),
+                                [=](long long to, long long offset, long long count) {
+                                  detail::unpack_rows(buffer + offset, rows, to, count, n, a, lda);
+                                });
   }
-  for (std::future<void>& f : unpacked) {
-    if (f.valid()) f.wait();
-  }
+  for (int c = 0; c < chunks.count; ++c) unpacked[c].wait();
   return wait(stream, status);
 }
 
