@@ -49,7 +49,7 @@ void split(T* host, long host_ld, long rows, long cols, cl_mem mem, long ld, lon
 }
 
 // Elements [begin, end) of the piece's dense copy in a slot, from its host rectangle: all of
-// them for pack(), a part of them for each of several threads filling one slot.
+// of them, or a part of them for each of several threads filling one slot.
 template <class T>
 void pack_part(const Piece<T>& p, T* slot, std::size_t begin, std::size_t end) {
   if (p.rows == p.host_ld || p.cols == 1) {
@@ -64,20 +64,25 @@ void pack_part(const Piece<T>& p, T* slot, std::size_t begin, std::size_t end) {
   }
 }
 
-// The piece's host rectangle to and from a slot, where it is dense.
+// Elements [begin, end) of the piece's dense copy in a slot, back into its host rectangle.
 template <class T>
-void pack(const Piece<T>& p, T* slot) {
-  pack_part(p, slot, 0, std::size_t(p.rows) * std::size_t(p.cols));
-}
-template <class T>
-void unpack(const T* slot, const Piece<T>& p) {
+void unpack_part(const T* slot, const Piece<T>& p, std::size_t begin, std::size_t end) {
   if (p.rows == p.host_ld || p.cols == 1) {
-    std::memcpy(p.host, slot, sizeof(T) * std::size_t(p.rows) * std::size_t(p.cols));
+    std::memcpy(p.host + begin, slot + begin, sizeof(T) * (end - begin));
     return;
   }
-  for (long j = 0; j < p.cols; ++j) {
-    std::memcpy(p.host + j * p.host_ld, slot + j * p.rows, sizeof(T) * std::size_t(p.rows));
+  const std::size_t rows = std::size_t(p.rows);
+  for (std::size_t e = begin; e < end;) {
+    const std::size_t i = e % rows, j = e / rows, n = std::min(end - e, rows - i);
+    std::memcpy(p.host + i + j * std::size_t(p.host_ld), slot + e, n * sizeof(T));
+    e += n;
   }
+}
+
+// The piece's elements: those of its dense copy in a slot.
+template <class T>
+std::size_t elements(const Piece<T>& p) {
+  return std::size_t(p.rows) * std::size_t(p.cols);
 }
 
 // Enqueues the move of a piece between `slot` and the device on `queue`

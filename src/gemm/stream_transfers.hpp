@@ -1,11 +1,11 @@
 // The two directions of a streamed call, each a pipeline through the pinned
 // slots (device/opencl_staging.hpp):
-//  - upload: host threads copy pieces into the upload slots up to
-//    kUploadSlots - 1 ahead; the calling thread enqueues each piece's
+//  - upload: helper threads (device/host_copies.hpp) copy pieces into the
+//    upload slots up to kUploadSlots - 1 ahead; the calling thread enqueues each piece's
 //    transfer as soon as it is packed, and after the last piece of each
 //    stage calls back (the caller enqueues the kernels that use the stage);
 //  - download: a worker thread takes the pieces of each stage handed to it,
-//    enqueues their transfers behind the event that produces them, and host
+//    enqueues their transfers behind the event that produces them, and helper
 //    threads copy each piece out of its slot once it arrived. A call of one
 //    stage has nothing to overlap: its pieces are downloaded on the calling
 //    thread when it finishes.
@@ -13,14 +13,17 @@
 // earlier one, has left it.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
-#include <future>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "device/host_copies.hpp"
 #include "device/opencl_staging.hpp"
 #include "gemm/shared_feed.hpp"
 #include "gemm/stream_fault.hpp"
@@ -28,13 +31,26 @@
 
 namespace switchyard::gemm {
 
-// A host copy of a piece below 1 MiB costs less than starting a thread for
-// it: it runs in the thread that waits for it. (The LAPACK test suites,
-// whose gemm calls are small, ran 4 times longer with a thread per piece.)
+// The parts a piece's host copy runs in on the helper threads, each at least 512 KiB, so that
+// the first piece goes up and the last one is back soon; 0 for a piece below 1 MiB, whose copy
+// costs less than waking a helper thread and runs on the thread that waits for it. (The LAPACK
+// test suites, whose gemm calls are small, ran 4 times longer with a thread started per piece.)
 template <class T>
-std::launch copy_policy(const Piece<T>& p) {
-  const std::size_t bytes = sizeof(T) * std::size_t(p.rows) * std::size_t(p.cols);
-  return bytes >= (std::size_t(1) << 20) ? std::launch::async : std::launch::deferred;
+int copy_parts(const Piece<T>& p) {
+  const std::size_t bytes = sizeof(T) * elements(p);
+  if (bytes < (std::size_t(1) << 20)) return 0;
+  return int(std::min<std::size_t>(bytes >> 19, std::size_t(device::copy_threads())));
+}
+
+// Runs copy(begin, end) over the piece's elements in `parts` parts on the helper threads.
+template <class T, class Copy>
+void copy_in_parts(device::CopyGroup& group, const Piece<T>& p, int parts, Copy copy) {
+  const std::size_t all = elements(p);
+  for (int k = 0; k < parts; ++k) {
+    const std::size_t begin = all * std::size_t(k) / std::size_t(parts);
+    const std::size_t end = all * std::size_t(k + 1) / std::size_t(parts);
+    device::run_copy(group, [copy, begin, end] { copy(begin, end); });
+  }
 }
 
 // Uploads stages[0], stages[1], ... in order on the staging's upload queue.
@@ -61,15 +77,17 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
   for (int c = 0, owned = 0; c < count; ++c) {
     if (order[c]->feed < 0) own_slot[c] = owned++ % slots;
   }
-  std::vector<std::future<void>> packed(order.size());
+  const std::unique_ptr<device::CopyGroup[]> packed(new device::CopyGroup[order.size()]);
+  const auto fill = [&](int c, std::size_t begin, std::size_t end) {
+    opencl::PinnedSlot& slot = st.up[own_slot[c]];
+    // Failed or not, a transfer that ended has left the slot.
+    if (slot.last) cl.WaitForEvents(1, &slot.last);
+    pack_part(*order[c], static_cast<T*>(slot.host), begin, end);
+  };
   const auto start = [&](int c) {
     if (own_slot[c] < 0) return;
-    packed[c] = std::async(copy_policy(*order[c]), [&, c] {
-      opencl::PinnedSlot& slot = st.up[own_slot[c]];
-      // Failed or not, a transfer that ended has left the slot.
-      if (slot.last) cl.WaitForEvents(1, &slot.last);
-      pack(*order[c], static_cast<T*>(slot.host));
-    });
+    copy_in_parts(packed[c], *order[c], copy_parts(*order[c]),
+                  [&fill, c](std::size_t begin, std::size_t end) { fill(c, begin, end); });
   };
   for (int c = 0; c < std::min(count, slots - 1); ++c) start(c);
   bool ok = true;
@@ -81,7 +99,11 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
   };
   for (int c = 0; c < count; ++c) {
     if (ok && c + slots - 1 < count) start(c + slots - 1);
-    if (packed[c].valid()) packed[c].wait();
+    if (own_slot[c] >= 0 && copy_parts(*order[c]) == 0) {
+      fill(c, 0, elements(*order[c]));
+    } else {
+      packed[c].wait();
+    }
     stages_before(stage_of[c]);
     if (!ok) continue;
     const bool fed = own_slot[c] < 0;
@@ -104,9 +126,7 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
     if (fed) seat.feed->sent(seat.device, order[c]->feed, done);  // the feed's reference now
   }
   stages_before(int(stages.size()));
-  for (std::future<void>& f : packed) {
-    if (f.valid()) f.wait();
-  }
+  for (int c = 0; c < count; ++c) packed[c].wait();
   if (seat.feed) seat.feed->leave(seat.device);
   return ok;
 }
@@ -163,7 +183,17 @@ class Download {
  private:
   void run() {
     const int slots = int(st_.down.size());
-    std::vector<std::future<void>> unpacked(static_cast<std::size_t>(slots));
+    // Per slot: the copies out of it that are running, the one that waits (a piece below
+    // copy_parts' threshold, copied out by this thread when the slot is needed again), and its
+    // last download, released once those are done.
+    const std::unique_ptr<device::CopyGroup[]> unpacked(new device::CopyGroup[slots]);
+    std::vector<std::function<void()>> waiting(static_cast<std::size_t>(slots));
+    std::vector<cl_event> arrivals(static_cast<std::size_t>(slots), nullptr);
+    const auto empty_slot = [&](int slot) {
+      if (waiting[slot]) std::exchange(waiting[slot], nullptr)();
+      unpacked[slot].wait();
+      if (arrivals[slot]) cl_.ReleaseEvent(std::exchange(arrivals[slot], nullptr));
+    };
     int used = 0;
     for (;;) {
       std::pair<int, cl_event> next;
@@ -177,7 +207,7 @@ class Download {
       const std::vector<Piece<T>>& pieces = stages_[next.first];
       for (std::size_t i = 0; i < pieces.size() && error_.empty(); ++i, ++used) {
         const int slot = used % slots;
-        if (unpacked[slot].valid()) unpacked[slot].wait();
+        empty_slot(slot);
         const int index = first_[next.first] + int(i);
         cl_event arrived = nullptr;
         cl_int r = planted(fault_, StreamFault::Step::download, index);
@@ -190,25 +220,29 @@ class Download {
           break;
         }
         cl_.Flush(st_.download);
-        unpacked[slot] =
-            std::async(copy_policy(pieces[i]), [this, arrived, slot, index, &pieces, i] {
-              cl_int status = CL_QUEUED;
-              if (cl_.WaitForEvents(1, &arrived) == CL_SUCCESS) {
-                cl_.GetEventInfo(arrived, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-                                 nullptr);
-              }
-              if (status == CL_COMPLETE) {
-                unpack(static_cast<const T*>(st_.down[slot].host), pieces[i]);
-                written_[index] = 1;
-              }
-              cl_.ReleaseEvent(arrived);
-            });
+        arrivals[slot] = arrived;
+        const Piece<T>& piece = pieces[i];
+        const auto copy_out = [this, arrived, slot, index, &piece](std::size_t begin,
+                                                                   std::size_t end) {
+          cl_int status = CL_QUEUED;
+          if (cl_.WaitForEvents(1, &arrived) == CL_SUCCESS) {
+            cl_.GetEventInfo(arrived, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                             nullptr);
+          }
+          if (status != CL_COMPLETE) return;
+          unpack_part(static_cast<const T*>(st_.down[slot].host), piece, begin, end);
+          if (begin == 0) written_[index] = 1;  // read only once finish() has waited for all
+        };
+        const int parts = copy_parts(piece);
+        if (parts == 0) {
+          waiting[slot] = [copy_out, &piece] { copy_out(0, elements(piece)); };
+        } else {
+          copy_in_parts(unpacked[slot], piece, parts, copy_out);
+        }
       }
       if (next.second) cl_.ReleaseEvent(next.second);
     }
-    for (std::future<void>& f : unpacked) {
-      if (f.valid()) f.wait();
-    }
+    for (int slot = 0; slot < slots; ++slot) empty_slot(slot);
   }
 
   const opencl::Api& cl_;

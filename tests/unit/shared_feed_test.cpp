@@ -54,7 +54,7 @@ void device(Feed<double>& feed, const HostOperand& op, int d, std::chrono::micro
     }
     const double* slot = static_cast<const double*>(feed.take(p.feed));
     std::vector<double> expected(std::size_t(p.rows * p.cols));
-    pack(p, expected.data());
+    pack_part(p, expected.data(), 0, elements(p));
     if (std::memcmp(slot, expected.data(), expected.size() * sizeof(double)) != 0) ++wrong;
     std::this_thread::sleep_for(pause);
     feed.sent(d, p.feed, nullptr);
@@ -123,7 +123,7 @@ TEST(SharedFeed, EveryDeviceLeavingStopsTheCopies) {
   for (int i = 0; i < 2; ++i) {
     const Piece<double>& p = op.pieces[std::size_t(i)];
     std::vector<double> expected(std::size_t(p.rows * p.cols));
-    pack(p, expected.data());
+    pack_part(p, expected.data(), 0, elements(p));
     EXPECT_EQ(std::memcmp(s.slots[std::size_t(i)], expected.data(),
                           expected.size() * sizeof(double)),
               0)
