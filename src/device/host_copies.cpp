@@ -1,5 +1,6 @@
 #include "device/host_copies.hpp"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -94,7 +95,13 @@ void CopyGroup::wait() {
 void run_copy(CopyGroup& group, std::function<void()> copy) { team().add(group, std::move(copy)); }
 
 int copy_threads() {
-  static const int threads = std::clamp(int(std::thread::hardware_concurrency()) - 1, 2, 64);
+  static const int threads = [] {
+    cpu_set_t set;
+    const int cores = sched_getaffinity(0, sizeof set, &set) == 0
+                          ? CPU_COUNT(&set)
+                          : int(std::thread::hardware_concurrency());
+    return std::clamp(cores - 1, 2, 64);
+  }();
   return threads;
 }
 

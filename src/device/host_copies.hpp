@@ -39,9 +39,10 @@ class CopyGroup {
 // already enqueued on a device, never on a copy added after it.
 void run_copy(CopyGroup& group, std::function<void()> copy);
 
-// How many helper threads copy: the cores but one, at least 2 (and at most 64). Calls streaming
-// to several devices at once share them, and the host's copies set their pace: on
-// nvidia-h200-x2's host, 15 threads copied pageable memory at 52 GB/s and 30 at 68.
+// How many helper threads copy: the cores this process may run on but one, at least 2 (and at
+// most 64). Calls streaming to several devices at once share them, and the host's copies set
+// their pace: on nvidia-h200-x2's host, 15 threads copied pageable memory at 52 GB/s and 30 at
+// 68.
 int copy_threads();
 
 }  // namespace switchyard::device
