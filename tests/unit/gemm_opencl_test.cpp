@@ -477,6 +477,24 @@ TEST(GemmOpenCl, StreamedPanelsAndPiecesDouble) { check_streamed<double>(kVarian
 
 TEST(GemmOpenCl, StreamedPanelsAndPiecesFloat) { check_streamed<float>(kVariants[1]); }
 
+// Pieces of 1 MiB and more, whose host copies run in parts of 512 KiB on the helper threads
+// (device/host_copies.hpp), both ways: whole columns of an operand whose leading dimension is
+// its rows (one range) and of one that is longer (parts ending inside a column), beta = 0 and
+// beta != 0 (C goes up too), over poisoned buffers and slots.
+TEST(GemmOpenCl, StreamedPiecesCopiedInParts) {
+  const Variant variant = variant_for<double>(kVariants[0]);
+  if (!variant.skip.empty()) GTEST_SKIP() << variant.skip;
+  ASSERT_NE(variant.kernels, nullptr) << variant.error;
+  const gemm::StreamPlan plans[] = {{300, std::size_t(3) << 19}};
+  const Case shapes[] = {{'N', 'N', 700, 600, 500, 1.0, 0.0, 0},
+                         {'N', 'N', 700, 600, 500, -0.5, 0.75, 3}};
+  unsigned seed = 2100;
+  for_each_streamed(plans, shapes, [&](const gemm::StreamPlan& plan, const Case& c) {
+    poison<double>(*variant.rt);
+    check_case<double>(*variant.rt, *variant.kernels, c, seed += 3, &plan);
+  });
+}
+
 // The device's chosen kernels on a product streamed in row blocks of op(A), tall enough that
 // it does not go to the in-place kernels (which read op(A) whole), every transpose.
 TEST(GemmOpenCl, ChosenEntryInRowBlocks) {
