@@ -56,8 +56,9 @@ inline int copy_parts(long long rows, int n, std::size_t element_bytes) {
   return int(std::clamp<long long>(bytes >> 19, 1, device::copy_threads()));
 }
 
-// Runs copy(first, rows) over chunk c's rows in parts on the helper threads, each part after
-// `event` (the slot's last transfer) has completed.
+// Runs copy(row, offset, count) over the chunk of rows [first, first + rows) in `parts` parts
+// on the helper threads: each part's first row in the matrix, in the chunk, and its number of
+// rows. Each part starts once `event` (the slot's last transfer) has completed.
 template <class Copy>
 void copy_chunk_in_parts(device::CopyGroup& group, long long first, long long rows, int parts,
                          cudaEvent_t event, Copy copy) {
