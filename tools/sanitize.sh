@@ -8,7 +8,7 @@
 #   build-tsan  ThreadSanitizer: the tests that run on several threads (8
 #               callers at once, the streamed gemm's transfers and its split
 #               over three contexts of one device with its feed, the helper
-#               threads of the streamed QR's host copies (not after fork(),
+#               threads of streamed host copies (not after fork(),
 #               which ThreadSanitizer does not follow), the CPU TSQR
 #               with and without pivoting, the CPU xORGQR and xORMQR, the
 #               distributed TSQR on simulated processes and the CG's team).

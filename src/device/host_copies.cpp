@@ -33,9 +33,14 @@ class CopyTeam {
       std::lock_guard<std::mutex> lock(group.mutex_);
       ++group.pending_;
     }
-    {
+    try {
       std::lock_guard<std::mutex> lock(mutex_);
       queue_.push_back({&group, std::move(copy)});
+    } catch (...) {
+      // Not queued: the group must not wait for it.
+      std::lock_guard<std::mutex> lock(group.mutex_);
+      --group.pending_;
+      throw;
     }
     ready_.notify_one();
   }
@@ -56,6 +61,7 @@ class CopyTeam {
         queue_.pop_front();
       }
       item.copy();
+      item.copy = nullptr;  // what it holds goes before its group can end
       // Notified under the group's lock: its waiter can not return, and destroy it, before
       // this thread is done with it.
       std::lock_guard<std::mutex> lock(item.group->mutex_);
@@ -71,17 +77,20 @@ class CopyTeam {
 
 namespace {
 
-// The team of this process: made at its first copy, never destroyed (its threads wait on it
-// until exit). A fork() child has none of the parent's threads, so it makes its own.
-CopyTeam& team() {
+// The teams of this process, one a way: each made at its first copy, never destroyed (its
+// threads wait on it until exit). A fork() child has none of the parent's threads, so it makes
+// its own.
+CopyTeam& team(CopyWay way) {
   static std::mutex mutex;
-  static CopyTeam* team = nullptr;
+  static CopyTeam* teams[2] = {};
   static pid_t owner = 0;
   std::lock_guard<std::mutex> lock(mutex);
-  if (!team || owner != getpid()) {
-    team = new CopyTeam(copy_threads());
+  if (owner != getpid()) {
+    teams[0] = teams[1] = nullptr;
     owner = getpid();
   }
+  CopyTeam*& team = teams[way == CopyWay::into_staging ? 0 : 1];
+  if (!team) team = new CopyTeam(copy_threads());
   return *team;
 }
 
@@ -92,7 +101,9 @@ void CopyGroup::wait() {
   done_.wait(lock, [this] { return pending_ == 0; });
 }
 
-void run_copy(CopyGroup& group, std::function<void()> copy) { team().add(group, std::move(copy)); }
+void run_copy(CopyGroup& group, CopyWay way, std::function<void()> copy) {
+  team(way).add(group, std::move(copy));
+}
 
 int copy_threads() {
   static const int threads = [] {

@@ -7,7 +7,8 @@
 // (55 GB/s) waiting for 0.4-0.8 ms at each end of every call; split over eight threads it
 // fills in 0.08 ms (nvidia-h200's host). The threads start at the first streamed call, not when
 // the library loads, and stay for the life of the process; a fork() child that streams starts
-// its own.
+// its own (it streams only if its parent never did: a device started before fork() is not the
+// child's to use).
 #pragma once
 
 #include <condition_variable>
@@ -34,15 +35,21 @@ class CopyGroup {
   int pending_ = 0;
 };
 
-// Runs `copy` on a helper thread as part of `group`, or on the calling thread where no helper
-// thread could be started. Copies run in the order they were added; one may block only on work
-// already enqueued on a device, never on a copy added after it.
-void run_copy(CopyGroup& group, std::function<void()> copy);
+// Which way a copy goes. A copy out of a staging slot waits for the transfer into the slot,
+// which waits for the device's work on the data, and may hold its thread that long; copies into
+// slots, which wait only for a slot's last transfer to leave it, have threads of their own, so
+// that a call's uploads never queue behind its downloads (or another call's).
+enum class CopyWay { into_staging, out_of_staging };
 
-// How many helper threads copy: the cores this process may run on but one, at least 2 (and at
-// most 64). Calls streaming to several devices at once share them, and the host's copies set
-// their pace: on nvidia-h200-x2's host, 15 threads copied pageable memory at 52 GB/s and 30 at
-// 68.
+// Runs `copy` on a helper thread of `way` as part of `group`, or on the calling thread where no
+// helper thread could be started. Copies of one way run in the order they were added; one may
+// block only on work already enqueued on a device, never on a copy added after it.
+void run_copy(CopyGroup& group, CopyWay way, std::function<void()> copy);
+
+// How many helper threads copy each way: the cores the calling thread may run on but one, at
+// least 2 (and at most 64). Calls streaming to several devices at once share them, and the host's
+// copies set their pace: on nvidia-h200-x2's host, 15 threads copied pageable memory at 52 GB/s and
+// 30 at 68.
 int copy_threads();
 
 }  // namespace switchyard::device

@@ -57,14 +57,14 @@ inline int copy_parts(long long rows, int n, std::size_t element_bytes) {
 }
 
 // Runs copy(row, offset, count) over the chunk of rows [first, first + rows) in `parts` parts
-// on the helper threads: each part's first row in the matrix, in the chunk, and its number of
-// rows. Each part starts once `event` (the slot's last transfer) has completed.
+// on the helper threads of `way`: each part's first row in the matrix, in the chunk, and its number
+// of rows. Each part starts once `event` (the slot's last transfer) has completed.
 template <class Copy>
-void copy_chunk_in_parts(device::CopyGroup& group, long long first, long long rows, int parts,
-                         cudaEvent_t event, Copy copy) {
+void copy_chunk_in_parts(device::CopyGroup& group, device::CopyWay way, long long first,
+                         long long rows, int parts, cudaEvent_t event, Copy copy) {
   for (int p = 0; p < parts; ++p) {
     const long long begin = rows * p / parts, end = rows * (p + 1) / parts;
-    device::run_copy(group, [=] {
+    device::run_copy(group, way, [=] {
       cudaEventSynchronize(event);
       copy(first + begin, begin, end - begin);
     });
@@ -94,7 +94,8 @@ cudaError_t upload_rows(const T* a, long long lda, long long m, int n, T* device
     // complete.
     T* const buffer = slot(c);
     const long long rows = chunks.rows(c, m), first = chunks.first(c);
-    detail::copy_chunk_in_parts(packed[c], first, rows, parts, staging.event(c % slots),
+    detail::copy_chunk_in_parts(packed[c], device::CopyWay::into_staging, first, rows, parts,
+                                staging.event(c % slots),
                                 [=](long long from, long long offset, long long count) {
                                   detail::pack_rows(a, lda, from, count, n, buffer + offset, rows);
                                 });
@@ -135,7 +136,8 @@ cudaError_t download_rows(const T* device, long long m, int n, T* a, long long l
     if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % slots), stream);
     if (status != cudaSuccess) break;
     const T* const buffer = slot(c);
-    detail::copy_chunk_in_parts(unpacked[c], first, rows, parts, staging.event(c % slots),
+    detail::copy_chunk_in_parts(unpacked[c], device::CopyWay::out_of_staging, first, rows, parts,
+                                staging.event(c % slots),
                                 [=](long long to, long long offset, long long count) {
                                   detail::unpack_rows(buffer + offset, rows, to, count, n, a, lda);
                                 });

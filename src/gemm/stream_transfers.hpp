@@ -42,14 +42,16 @@ int copy_parts(const Piece<T>& p) {
   return int(std::min<std::size_t>(bytes >> 19, std::size_t(device::copy_threads())));
 }
 
-// Runs copy(begin, end) over the piece's elements in `parts` parts on the helper threads.
+// Runs copy(begin, end) over the piece's elements in `parts` parts on the helper threads of
+// `way`.
 template <class T, class Copy>
-void copy_in_parts(device::CopyGroup& group, const Piece<T>& p, int parts, Copy copy) {
+void copy_in_parts(device::CopyGroup& group, device::CopyWay way, const Piece<T>& p, int parts,
+                   Copy copy) {
   const std::size_t all = elements(p);
   for (int k = 0; k < parts; ++k) {
     const std::size_t begin = all * std::size_t(k) / std::size_t(parts);
     const std::size_t end = all * std::size_t(k + 1) / std::size_t(parts);
-    device::run_copy(group, [copy, begin, end] { copy(begin, end); });
+    device::run_copy(group, way, [copy, begin, end] { copy(begin, end); });
   }
 }
 
@@ -77,16 +79,17 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
   for (int c = 0, owned = 0; c < count; ++c) {
     if (order[c]->feed < 0) own_slot[c] = owned++ % slots;
   }
-  const std::unique_ptr<device::CopyGroup[]> packed(new device::CopyGroup[order.size()]);
   const auto fill = [&](int c, std::size_t begin, std::size_t end) {
     opencl::PinnedSlot& slot = st.up[own_slot[c]];
     // Failed or not, a transfer that ended has left the slot.
     if (slot.last) cl.WaitForEvents(1, &slot.last);
     pack_part(*order[c], static_cast<T*>(slot.host), begin, end);
   };
+  // After `fill`, which its copies call: each group waits for its copies when it ends.
+  const std::unique_ptr<device::CopyGroup[]> packed(new device::CopyGroup[order.size()]);
   const auto start = [&](int c) {
     if (own_slot[c] < 0) return;
-    copy_in_parts(packed[c], *order[c], copy_parts(*order[c]),
+    copy_in_parts(packed[c], device::CopyWay::into_staging, *order[c], copy_parts(*order[c]),
                   [&fill, c](std::size_t begin, std::size_t end) { fill(c, begin, end); });
   };
   for (int c = 0; c < std::min(count, slots - 1); ++c) start(c);
@@ -237,7 +240,7 @@ class Download {
         if (parts == 0) {
           waiting[slot] = [copy_out, &piece] { copy_out(0, elements(piece)); };
         } else {
-          copy_in_parts(unpacked[slot], piece, parts, copy_out);
+          copy_in_parts(unpacked[slot], device::CopyWay::out_of_staging, piece, parts, copy_out);
         }
       }
       if (next.second) cl_.ReleaseEvent(next.second);

@@ -1,7 +1,8 @@
 // The helper threads that copy for streamed calls (device/host_copies.hpp): every copy of a
 // group has run when its wait returns, groups of several callers at once, copies off the
-// caller's thread, a group's end waited for when it goes out of scope, and a fork() child that
-// copies after its parent did.
+// caller's thread, a group's end waited for when it goes out of scope, copies into staging
+// running while every thread of the other way waits, and a fork() child that copies after its
+// parent did.
 #include "device/host_copies.hpp"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <thread>
 #include <vector>
 
@@ -17,10 +19,10 @@ namespace switchyard::device {
 namespace {
 
 // Fills `out` by one copy per element through the team, and waits for them.
-bool filled_by_copies(std::vector<int>& out, int salt) {
+bool filled_by_copies(std::vector<int>& out, int salt, CopyWay way = CopyWay::into_staging) {
   CopyGroup group;
   for (std::size_t i = 0; i < out.size(); ++i) {
-    run_copy(group, [&out, i, salt] { out[i] = int(i) * 7 + salt; });
+    run_copy(group, way, [&out, i, salt] { out[i] = int(i) * 7 + salt; });
   }
   group.wait();
   for (std::size_t i = 0; i < out.size(); ++i) {
@@ -33,6 +35,7 @@ TEST(HostCopies, EveryCopyHasRunWhenTheGroupsWaitReturns) {
   std::vector<int> out(5000, -1);
   EXPECT_TRUE(filled_by_copies(out, 3));
   EXPECT_TRUE(filled_by_copies(out, 11));  // the same threads serve a second group
+  EXPECT_TRUE(filled_by_copies(out, 5, CopyWay::out_of_staging));
 }
 
 TEST(HostCopies, GroupsOfSeveralCallersAtOnce) {
@@ -42,7 +45,8 @@ TEST(HostCopies, GroupsOfSeveralCallersAtOnce) {
   for (int t = 0; t < kCallers; ++t) {
     callers.emplace_back([&right, t] {
       std::vector<int> out(2000, -1);
-      for (int round = 0; round < 5; ++round) right += filled_by_copies(out, t * 100 + round);
+      const CopyWay way = t % 2 ? CopyWay::out_of_staging : CopyWay::into_staging;
+      for (int round = 0; round < 5; ++round) right += filled_by_copies(out, t * 100 + round, way);
     });
   }
   for (std::thread& t : callers) t.join();
@@ -56,7 +60,8 @@ TEST(HostCopies, CopiesRunOffTheCallersThread) {
   {
     CopyGroup group;
     for (int i = 0; i < 64; ++i) {
-      run_copy(group, [&] { elsewhere += std::this_thread::get_id() != caller; });
+      run_copy(group, CopyWay::into_staging,
+               [&] { elsewhere += std::this_thread::get_id() != caller; });
     }
   }
   EXPECT_EQ(elsewhere.load(), 64);
@@ -67,13 +72,31 @@ TEST(HostCopies, AGroupWaitsForItsCopiesWhenItEnds) {
   {
     CopyGroup group;
     for (int i = 0; i < 32; ++i) {
-      run_copy(group, [&ran] {
+      run_copy(group, CopyWay::out_of_staging, [&ran] {
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
         ++ran;
       });
     }
   }
   EXPECT_EQ(ran.load(), 32);
+}
+
+// A download's copies may wait long for the device; an upload's must not queue behind them.
+TEST(HostCopies, CopiesIntoStagingRunWhileEveryCopyOutOfItWaits) {
+  std::promise<void> release;
+  const std::shared_future<void> released = release.get_future().share();
+  CopyGroup waiting;
+  for (int t = 0; t < copy_threads() + 4; ++t) {
+    run_copy(waiting, CopyWay::out_of_staging, [released] { released.wait(); });
+  }
+  std::vector<int> out(100, -1);
+  std::future<bool> filled = std::async(
+      std::launch::async, [&out] { return filled_by_copies(out, 9, CopyWay::into_staging); });
+  const bool in_time = filled.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+  release.set_value();
+  waiting.wait();
+  EXPECT_TRUE(in_time);
+  EXPECT_TRUE(filled.get());
 }
 
 TEST(HostCopies, ForkChildCopiesWithThreadsOfItsOwn) {
