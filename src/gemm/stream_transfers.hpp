@@ -102,10 +102,10 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
   };
   for (int c = 0; c < count; ++c) {
     if (ok && c + slots - 1 < count) start(c + slots - 1);
-    if (own_slot[c] >= 0 && copy_parts(*order[c]) == 0) {
-      fill(c, 0, elements(*order[c]));
-    } else {
+    if (own_slot[c] < 0 || copy_parts(*order[c]) > 0) {
       packed[c].wait();
+    } else if (ok) {
+      fill(c, 0, elements(*order[c]));  // a small piece, copied here; none once a step failed
     }
     stages_before(stage_of[c]);
     if (!ok) continue;
