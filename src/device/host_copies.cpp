@@ -105,6 +105,10 @@ void run_copy(CopyGroup& group, CopyWay way, std::function<void()> copy) {
   team(way).add(group, std::move(copy));
 }
 
+int copy_parts(std::size_t bytes) {
+  return int(std::clamp<std::size_t>(bytes >> 19, 1, std::size_t(copy_threads())));
+}
+
 int copy_threads() {
   static const int threads = [] {
     cpu_set_t set;

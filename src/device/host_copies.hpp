@@ -12,6 +12,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
 #include <functional>
 #include <mutex>
 
@@ -45,6 +46,20 @@ enum class CopyWay { into_staging, out_of_staging };
 // helper thread could be started. Copies of one way run in the order they were added; one may
 // block only on work already enqueued on a device, never on a copy added after it.
 void run_copy(CopyGroup& group, CopyWay way, std::function<void()> copy);
+
+// The parts a host copy of `bytes` is split into: pieces of at least 512 KiB, at most one a
+// helper thread, and at least one.
+int copy_parts(std::size_t bytes);
+
+// Runs copy(begin, end) over [0, count) in `parts` consecutive parts, each by run_copy.
+template <class Copy>
+void run_in_parts(CopyGroup& group, CopyWay way, std::size_t count, int parts, Copy copy) {
+  for (int k = 0; k < parts; ++k) {
+    const std::size_t begin = count * std::size_t(k) / std::size_t(parts);
+    const std::size_t end = count * std::size_t(k + 1) / std::size_t(parts);
+    run_copy(group, way, [copy, begin, end] { copy(begin, end); });
+  }
+}
 
 // How many helper threads copy each way: the cores the calling thread may run on but one, at
 // least 2 (and at most 64). Calls streaming to several devices at once share them, and the host's

@@ -50,27 +50,6 @@ void unpack_rows(const T* buffer, long long ldb, long long first, long long rows
   for (int k = 0; k < n; ++k) std::memcpy(a + first + lda * k, buffer + ldb * k, sizeof(T) * rows);
 }
 
-// Parts a chunk's host copy is split into: pieces of at least 512 KiB, one a helper thread.
-inline int copy_parts(long long rows, int n, std::size_t element_bytes) {
-  const long long bytes = rows * n * (long long)element_bytes;
-  return int(std::clamp<long long>(bytes >> 19, 1, device::copy_threads()));
-}
-
-// Runs copy(row, offset, count) over the chunk of rows [first, first + rows) in `parts` parts
-// on the helper threads of `way`: each part's first row in the matrix, in the chunk, and its number
-// of rows. Each part starts once `event` (the slot's last transfer) has completed.
-template <class Copy>
-void copy_chunk_in_parts(device::CopyGroup& group, device::CopyWay way, long long first,
-                         long long rows, int parts, cudaEvent_t event, Copy copy) {
-  for (int p = 0; p < parts; ++p) {
-    const long long begin = rows * p / parts, end = rows * (p + 1) / parts;
-    device::run_copy(group, way, [=] {
-      cudaEventSynchronize(event);
-      copy(first + begin, begin, end - begin);
-    });
-  }
-}
-
 }  // namespace detail
 
 // Sends the m x n host matrix a to `device`, through as many slots as it has chunks, up to
@@ -86,19 +65,21 @@ cudaError_t upload_rows(const T* a, long long lda, long long m, int n, T* device
   }
   const int slots = staging.count();
   const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % slots)); };
-  const int parts = detail::copy_parts(chunks.rows_per_chunk, n, sizeof(T));
+  const int parts = device::copy_parts(std::size_t(chunks.rows_per_chunk) * n * sizeof(T));
   const std::unique_ptr<device::CopyGroup[]> packed(new device::CopyGroup[chunks.count]);
   const auto pack = [&](int c) {
-    // Whatever the slot held last (chunk c - slots, or a chunk of an earlier transfer through
-    // the same staging) has left it once its event completes; an event never recorded is
-    // complete.
+    // Each part of the chunk's rows once whatever the slot held last (chunk c - slots, or a
+    // chunk of an earlier transfer through the same staging) has left it: once its event
+    // completes; an event never recorded is complete.
     T* const buffer = slot(c);
+    const cudaEvent_t left = staging.event(c % slots);
     const long long rows = chunks.rows(c, m), first = chunks.first(c);
-    detail::copy_chunk_in_parts(packed[c], device::CopyWay::into_staging, first, rows, parts,
-                                staging.event(c % slots),
-                                [=](long long from, long long offset, long long count) {
-                                  detail::pack_rows(a, lda, from, count, n, buffer + offset, rows);
-                                });
+    device::run_in_parts(packed[c], device::CopyWay::into_staging, std::size_t(rows), parts,
+                         [=](std::size_t begin, std::size_t end) {
+                           cudaEventSynchronize(left);
+                           detail::pack_rows(a, lda, first + (long long)begin,
+                                             (long long)(end - begin), n, buffer + begin, rows);
+                         });
   };
   for (int c = 0; c < std::min(chunks.count, slots - 1); ++c) pack(c);
   cudaError_t status = cudaSuccess;
@@ -125,7 +106,7 @@ cudaError_t download_rows(const T* device, long long m, int n, T* a, long long l
   }
   const int slots = staging.count();
   const auto slot = [&](int c) { return static_cast<T*>(staging.slot(c % slots)); };
-  const int parts = detail::copy_parts(chunks.rows_per_chunk, n, sizeof(T));
+  const int parts = device::copy_parts(std::size_t(chunks.rows_per_chunk) * n * sizeof(T));
   const std::unique_ptr<device::CopyGroup[]> unpacked(new device::CopyGroup[chunks.count]);
   cudaError_t status = cudaSuccess;
   for (int c = 0; c < chunks.count; ++c) {
@@ -135,12 +116,15 @@ cudaError_t download_rows(const T* device, long long m, int n, T* a, long long l
                                sizeof(T) * rows, n, cudaMemcpyDeviceToHost, stream);
     if (status == cudaSuccess) status = cudaEventRecord(staging.event(c % slots), stream);
     if (status != cudaSuccess) break;
+    // Each part of the chunk's rows once the chunk has arrived in the slot.
     const T* const buffer = slot(c);
-    detail::copy_chunk_in_parts(unpacked[c], device::CopyWay::out_of_staging, first, rows, parts,
-                                staging.event(c % slots),
-                                [=](long long to, long long offset, long long count) {
-                                  detail::unpack_rows(buffer + offset, rows, to, count, n, a, lda);
-                                });
+    const cudaEvent_t arrived = staging.event(c % slots);
+    device::run_in_parts(unpacked[c], device::CopyWay::out_of_staging, std::size_t(rows), parts,
+                         [=](std::size_t begin, std::size_t end) {
+                           cudaEventSynchronize(arrived);
+                           detail::unpack_rows(buffer + begin, rows, first + (long long)begin,
+                                               (long long)(end - begin), n, a, lda);
+                         });
   }
   for (int c = 0; c < chunks.count; ++c) unpacked[c].wait();
   return wait(stream, status);

@@ -31,28 +31,14 @@
 
 namespace switchyard::gemm {
 
-// The parts a piece's host copy runs in on the helper threads, each at least 512 KiB, so that
-// the first piece goes up and the last one is back soon; 0 for a piece below 1 MiB, whose copy
+// The parts a piece's host copy runs in on the helper threads (device::copy_parts), so that the
+// first piece goes up and the last one is back soon; 0 for a piece below 1 MiB, whose copy
 // costs less than waking a helper thread and runs on the thread that waits for it. (The LAPACK
 // test suites, whose gemm calls are small, ran 4 times longer with a thread started per piece.)
 template <class T>
 int copy_parts(const Piece<T>& p) {
   const std::size_t bytes = sizeof(T) * elements(p);
-  if (bytes < (std::size_t(1) << 20)) return 0;
-  return int(std::min<std::size_t>(bytes >> 19, std::size_t(device::copy_threads())));
-}
-
-// Runs copy(begin, end) over the piece's elements in `parts` parts on the helper threads of
-// `way`.
-template <class T, class Copy>
-void copy_in_parts(device::CopyGroup& group, device::CopyWay way, const Piece<T>& p, int parts,
-                   Copy copy) {
-  const std::size_t all = elements(p);
-  for (int k = 0; k < parts; ++k) {
-    const std::size_t begin = all * std::size_t(k) / std::size_t(parts);
-    const std::size_t end = all * std::size_t(k + 1) / std::size_t(parts);
-    device::run_copy(group, way, [copy, begin, end] { copy(begin, end); });
-  }
+  return bytes < (std::size_t(1) << 20) ? 0 : device::copy_parts(bytes);
 }
 
 // Uploads stages[0], stages[1], ... in order on the staging's upload queue.
@@ -89,8 +75,9 @@ bool upload(const opencl::Api& cl, opencl::Staging& st,
   const std::unique_ptr<device::CopyGroup[]> packed(new device::CopyGroup[order.size()]);
   const auto start = [&](int c) {
     if (own_slot[c] < 0) return;
-    copy_in_parts(packed[c], device::CopyWay::into_staging, *order[c], copy_parts(*order[c]),
-                  [&fill, c](std::size_t begin, std::size_t end) { fill(c, begin, end); });
+    device::run_in_parts(packed[c], device::CopyWay::into_staging, elements(*order[c]),
+                         copy_parts(*order[c]),
+                         [&fill, c](std::size_t begin, std::size_t end) { fill(c, begin, end); });
   };
   for (int c = 0; c < std::min(count, slots - 1); ++c) start(c);
   bool ok = true;
@@ -240,7 +227,8 @@ class Download {
         if (parts == 0) {
           waiting[slot] = [copy_out, &piece] { copy_out(0, elements(piece)); };
         } else {
-          copy_in_parts(unpacked[slot], device::CopyWay::out_of_staging, piece, parts, copy_out);
+          device::run_in_parts(unpacked[slot], device::CopyWay::out_of_staging, elements(piece),
+                               parts, copy_out);
         }
       }
       if (next.second) cl_.ReleaseEvent(next.second);
