@@ -2,6 +2,7 @@
 // an anchor measured in the same run.
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 
 #include "cg_bench.hpp"
 #include "pdgeqrf_bench.hpp"
