@@ -136,12 +136,18 @@ double modelled_seconds(const RouteCost& cost, const HostView& host, const Shape
   return cost.first_call_s ? seconds + cost.first_call_s(*host.figures) : seconds;
 }
 
-// The start-up a call on `cost`'s device would wait for now, what this process adds included; none
-// for a route on the host.
+// The start-up a call on `cost`'s device would wait for now: the whole start, the calibrated
+// figure and what this process adds (for OpenCL, a compile when no program is built yet), less
+// what a start under way has run; none for a route on the host or a started device. What this
+// process adds counts while the start runs: a start in the background that had outrun the
+// calibrated figure still had its compile ahead, and a call sent to wait for it lost 1 s.
 double startup_of(const RouteCost& cost, const HostView& host) {
   if (!cost.family) return 0.0;
-  const double startup = host.startup_s[int(*cost.family)];
-  return startup > 0.0 && host.start_extra_s ? startup + host.start_extra_s(*cost.family) : startup;
+  const int f = int(*cost.family);
+  const double estimate = host.startup_s[f];
+  if (estimate <= 0.0) return 0.0;
+  const double whole = host.start_extra_s ? estimate + host.start_extra_s(*cost.family) : estimate;
+  return std::max(0.0, whole - host.starting_s[f]);
 }
 
 // Whether a route's modelled time, plus the start-up of the device it would wait for, beats
@@ -206,19 +212,6 @@ const char* backend_name(Backend b) {
   return "?";
 }
 
-double startup_to_pay(device::State state, double elapsed, double estimate) {
-  switch (state) {
-    case device::State::cold:
-      return estimate;
-    case device::State::starting:
-      return estimate > elapsed ? estimate - elapsed : 0.0;
-    case device::State::started:
-    case device::State::failed:
-      return 0.0;
-  }
-  return estimate;
-}
-
 HostView current_host_view(const Calibration& c) {
   HostView v;
   v.figures = &c.figures;
@@ -228,7 +221,10 @@ HostView current_host_view(const Calibration& c) {
   for (device::Family f : {device::Family::cuda, device::Family::opencl}) {
     const double estimate =
         f == device::Family::cuda ? c.figures.cuda_start_s : c.figures.opencl_start_s;
-    v.startup_s[int(f)] = startup_to_pay(device::state(f), device::seconds_starting(f), estimate);
+    const device::State state = device::state(f);
+    const bool to_pay = state == device::State::cold || state == device::State::starting;
+    v.startup_s[int(f)] = to_pay ? estimate : 0.0;
+    v.starting_s[int(f)] = device::seconds_starting(f);
     v.forgone_s[int(f)] = device::forgone_seconds(f);
     v.inherited[int(f)] = device::inherited_by_fork(f);
   }

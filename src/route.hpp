@@ -46,11 +46,6 @@ struct RouteCost {
   double (*first_call_s)(const HostFigures& figures) = nullptr;
 };
 
-// The start-up a call would wait for now: 0 when the device is started (or
-// failed: then the route is unusable anyway), the rest of `estimate` when it
-// is starting in the background, else all of it.
-double startup_to_pay(device::State state, double elapsed, double estimate);
-
 // What the router knows of one backend's implementation of a routine.
 struct Candidate {
   bool registered = false;  // the route exists in this build
@@ -75,7 +70,11 @@ struct HostView {
   const HostFigures* figures = nullptr;
   bool certain = true;
   bool host_routes_certain = true;
-  double startup_s[device::family_count] = {};  // startup_to_pay of each family
+  // Each family's calibrated start while it is still to pay (cold, or starting in the
+  // background), 0 once started (or failed: then its routes are unusable anyway); and how long a
+  // start under way has run.
+  double startup_s[device::family_count] = {};
+  double starting_s[device::family_count] = {};
   // What this process adds to a start still to pay (device/start_extras.hpp: its size, and for
   // OpenCL programs not yet built on this machine); asked only for a call that would pay on a
   // started device. Null: nothing.

@@ -3,8 +3,9 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <chrono>
+#include <atomic>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -153,6 +154,9 @@ std::string lower(std::string s) {
   for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
+
+// The runtime once its context is up, for started_runtime().
+std::atomic<Runtime*> context_up{nullptr};
 
 }  // namespace
 
@@ -411,16 +415,21 @@ Runtime* runtime(const char** why) {
       const device::Phase timed(device::Family::opencl, "driver and context");
       ok = r->start(failure);
     }
-    device::end_start(device::Family::opencl, ok);
+    // A context alone does not end the start: a first call waits for its program too, which
+    // opencl_route::kernels makes, and ends the start there.
     if (!ok) {
+      device::end_start(device::Family::opencl, false);
       delete r;
       return static_cast<Runtime*>(nullptr);
     }
+    context_up.store(r, std::memory_order_release);
     return r;
   }();
   if (!started) *why = failure.c_str();
   return started;
 }
+
+Runtime* started_runtime() { return context_up.load(std::memory_order_acquire); }
 
 std::vector<Runtime*> split_runtimes(std::string& why) {
   static std::string failure;

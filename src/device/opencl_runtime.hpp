@@ -167,8 +167,13 @@ class Runtime {
 };
 
 // The process's OpenCL runtime, started on first use; null with the reason
-// (kept for the life of the process) in `*why` when no device can run.
+// (kept for the life of the process) in `*why` when no device can run. The
+// OpenCL family's start (device/startup.hpp) begins here and ends once the
+// route's first program is made (opencl_route::kernels).
 Runtime* runtime(const char** why);
+
+// The runtime if its context is up, else null; never starts it or waits for it.
+Runtime* started_runtime();
 
 // The runtimes one call may split its work over, one for each entry of SWITCHYARD_DEVICES in
 // its order. Entry i runs on ordinal devices[i], modulo their count, of the devices of

@@ -136,7 +136,7 @@ bool run(const GemmCall<T>& g) {
   opencl::Runtime* rt = opencl::runtime(&why);
   std::string error;
   std::vector<gemm::CBlock> unwritten;
-  gemm::Kernels* kernels = gemm::kernels_for(*rt, selection<T>(*rt).entry.params, error);
+  gemm::Kernels* kernels = opencl_route::kernels<T>(*rt, error);
   if (kernels && run_on_devices(*rt, *kernels, g, unwritten, error)) return true;
   const char name = sizeof(T) == 8 ? 'd' : 's';
   if (!kernels || gemm::untouched(unwritten, g.m, g.n)) {
@@ -192,9 +192,12 @@ void print_info(FILE* out) {
     if (opencl_route::forced_only() || unusable<double>()) return;
     const char* why = nullptr;
     opencl::Runtime& rt = *opencl::runtime(&why);
-    if (!rt.device().is_gpu) return;
+    if (!rt.device().is_gpu) {
+      device::end_start(device::Family::opencl, true);
+      return;
+    }
     std::string error;
-    gemm::kernels_for(rt, opencl_route::selection<double>(rt).entry.params, error);
+    opencl_route::kernels<double>(rt, error);
     opencl::staging(rt, error);
   });
   return true;

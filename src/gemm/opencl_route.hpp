@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <string>
 
 #include "device/opencl_runtime.hpp"
 #include "device/startup.hpp"
@@ -23,6 +24,18 @@ template <class T>
 inline const gemm::Selection& selection(const opencl::Runtime& rt) {
   static const gemm::Selection chosen = gemm::select(rt.device(), precision<T>);
   return chosen;
+}
+
+// The kernels of T on the device, compiled or loaded from the program cache. The OpenCL family's
+// start ends here rather than with the context: a first call waits for its program too (a compile
+// takes seconds on a machine's first start), so until the program is made the router weighs a
+// call with the rest of the start. Ended with the context, a start in the background let a
+// `dgemm` 8192^3 wait 3.3 s for the compile, where the fallback took 1.9 s.
+template <class T>
+gemm::Kernels* kernels(opencl::Runtime& rt, std::string& error) {
+  gemm::Kernels* made = gemm::kernels_for(rt, selection<T>(rt).entry.params, error);
+  device::end_start(device::Family::opencl, true);
+  return made;
 }
 
 template <class T>
@@ -65,14 +78,13 @@ inline bool pays(const Shape&, char* why, std::size_t size) {
   return false;
 }
 
-// The modelled time on the device: its own tuning entry once it is started, and before that
+// The modelled time on the device: its own tuning entry once its context is up, and before that
 // the first shipped entry for a GPU (the H200's), so that a cold call is weighed without
 // starting anything.
 template <class T>
 inline double device_seconds(const Shape& s, const HostFigures& /*figures*/) {
-  const char* unused = nullptr;
-  if (device::state(device::Family::opencl) == device::State::started) {
-    const opencl::Runtime& rt = *opencl::runtime(&unused);
+  if (const opencl::Runtime* started = opencl::started_runtime()) {
+    const opencl::Runtime& rt = *started;
     const gemm::TuningEntry& e = selection<T>(rt).entry;
     return gemm::device_seconds(
         gemm::cost_model(rt.device().name.c_str(), e.gflops, e.params.ml, e.params.nl),

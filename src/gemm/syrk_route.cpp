@@ -45,8 +45,7 @@ bool run(const SyrkCall<T>& s) {
   opencl::Runtime* rt = opencl::runtime(&why);
   std::string error;
   std::vector<gemm::CBlock> unwritten;
-  gemm::Kernels* kernels =
-      gemm::kernels_for(*rt, opencl_route::selection<T>(*rt).entry.params, error);
+  gemm::Kernels* kernels = opencl_route::kernels<T>(*rt, error);
   const char transa = s.trans == 'N' ? 'N' : 'T', transb = s.trans == 'N' ? 'T' : 'N';
   try {
     std::vector<T> product(std::size_t(s.n) * std::size_t(s.n));

@@ -177,12 +177,28 @@ TEST(ColdRoute, ADeviceStartedBeforeForkIsLeftAlone) {
   EXPECT_EQ(starts, 0);
 }
 
-TEST(ColdRoute, AStartUnderWayCountsOnlyWhatIsLeft) {
-  EXPECT_DOUBLE_EQ(startup_to_pay(device::State::cold, 0.0, 0.4), 0.4);
-  EXPECT_DOUBLE_EQ(startup_to_pay(device::State::starting, 0.3, 0.4), 0.4 - 0.3);
-  EXPECT_DOUBLE_EQ(startup_to_pay(device::State::starting, 0.5, 0.4), 0.0);
-  EXPECT_DOUBLE_EQ(startup_to_pay(device::State::started, 0.0, 0.4), 0.0);
-  EXPECT_DOUBLE_EQ(startup_to_pay(device::State::failed, 0.0, 0.4), 0.0);
+double compile_ahead(device::Family) { return 4.5; }
+
+// A start under way leaves the rest of its whole to pay: the calibrated figure and what this
+// process adds, less what it has run. One in the background that has outrun the calibrated
+// figure may still have a compile ahead (OpenCL with no program built yet on the machine).
+TEST(ColdRoute, AStartUnderWayCountsWhatIsLeftOfItsWhole) {
+  const Config c = defaults();
+  HostView starting = view(0.4);
+  double& ran = starting.starting_s[int(device::Family::cuda)];
+  ran = 0.3;
+  Decision d = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &starting);
+  EXPECT_EQ(d.backend, Backend::gpu);
+  EXPECT_STREQ(d.reason, "auto: device 0.01 s (start-up 0.1 s), fallback 0.268 s");
+  ran = 0.5;  // past the calibrated figure, nothing added: nothing left to weigh
+  d = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &starting);
+  EXPECT_EQ(d.backend, Backend::gpu);
+  EXPECT_STREQ(d.reason, "auto: device 0.01 s, fallback 0.268 s");
+  starting.start_extra_s = compile_ahead;
+  ran = 1.9;  // 0.4 + 4.5 - 1.9 s still to come
+  d = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &starting);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_NE(std::string(d.reason).find("cold device: start-up 3 s"), std::string::npos) << d.reason;
 }
 
 TEST(ColdRoute, ALargeProcessPaysTheMeasuredStepOfAStart) {
