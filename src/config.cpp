@@ -215,12 +215,14 @@ Config parse_config(const Environment& env, std::vector<std::string>& warnings) 
 }
 
 const Config& config() {
-  static const Config parsed = [] {
+  // Never destroyed: a start in the background reads it on a helper thread, which may still be
+  // running while the process exits.
+  static const Config& parsed = *new Config([] {
     std::vector<std::string> warnings;
     Config c = parse_config([](const char* name) { return std::getenv(name); }, warnings);
     for (const std::string& w : warnings) std::fprintf(stderr, "switchyard: %s\n", w.c_str());
     return c;
-  }();
+  }());
   return parsed;
 }
 

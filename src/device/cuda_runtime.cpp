@@ -90,7 +90,9 @@ std::string unsupported_device(const CudaDevice& d) {
 const char* unavailable() {
   // The whole start, timed: the driver, then the context, which the first call would otherwise
   // create inside its first allocation; meanwhile the first staging's memory is faulted in.
-  static const std::string why = [] {
+  // Never destroyed, as what it reads below: a start in the background may still be on its way
+  // when the process exits.
+  static const std::string& why = *new std::string([] {
     device::begin_start(device::Family::cuda);
     const std::string failure = [] {
       {
@@ -111,7 +113,7 @@ const char* unavailable() {
     }();
     device::end_start(device::Family::cuda, failure.empty());
     return failure;
-  }();
+  }());
   return why.empty() ? nullptr : why.c_str();
 }
 
@@ -121,7 +123,7 @@ int device_ordinal() {
 }
 
 const std::vector<int>& device_ordinals() {
-  static const std::vector<int> ordinals = [] {
+  static const std::vector<int>& ordinals = *new std::vector<int>([] {
     const std::vector<CudaDevice>& present = probe_cuda_devices().cuda;
     const int count = int(present.size());
     std::vector<int> listed = config().devices;
@@ -134,7 +136,7 @@ const std::vector<int>& device_ordinals() {
     }
     if (usable.empty()) usable.push_back(device_ordinal());
     return usable;
-  }();
+  }());
   return ordinals;
 }
 

@@ -30,7 +30,7 @@ bool resolve(void* lib, const char* name, Fn& fn) {
 
 const Api* load_api(std::string& why) {
   static Api table;
-  static std::string failure;
+  static std::string& failure = *new std::string;  // never destroyed, as the runtime
   static const bool loaded = [] {
     void* lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
@@ -406,7 +406,7 @@ cl_program Runtime::build(const std::string& source, const std::string& options,
 }
 
 Runtime* runtime(const char** why) {
-  static std::string failure;
+  static std::string& failure = *new std::string;  // never destroyed, as the runtime
   static Runtime* started = [] {
     device::begin_start(device::Family::opencl);
     Runtime* r = new Runtime();  // kept until exit: device objects outlive static destructors
@@ -432,7 +432,7 @@ Runtime* runtime(const char** why) {
 Runtime* started_runtime() { return context_up.load(std::memory_order_acquire); }
 
 std::vector<Runtime*> split_runtimes(std::string& why) {
-  static std::string failure;
+  static std::string& failure = *new std::string;  // never destroyed, as the runtime
   // Never destroyed, as the runtimes it holds are not: they are used until exit.
   static const std::vector<Runtime*>& made = *new std::vector<Runtime*>([]() -> std::vector<Runtime*> {
     const char* unstarted = nullptr;

@@ -199,21 +199,23 @@ bool cuda_device_pointer(const void* p) {
   return get(&type, cu_pointer_memory_type, pointer) == 0 && type == cu_memory_type_device;
 }
 
+// Never destroyed: a start in the background reads them on a helper thread, which may still be
+// running while the process exits.
 const DeviceProbe& probe_cuda_devices() {
-  static const DeviceProbe probe = [] {
+  static const DeviceProbe& probe = *new DeviceProbe([] {
     DeviceProbe p;
     probe_cuda(p);
     return p;
-  }();
+  }());
   return probe;
 }
 
 const DeviceProbe& probe_devices() {
-  static const DeviceProbe probe = [] {
+  static const DeviceProbe& probe = *new DeviceProbe([] {
     DeviceProbe p = probe_cuda_devices();
     probe_opencl(p);
     return p;
-  }();
+  }());
   return probe;
 }
 

@@ -90,8 +90,11 @@ bool enqueue_pack(opencl::Runtime& rt, Kernels& kernels, Operand which, bool tra
 }
 
 Kernels* kernels_for(opencl::Runtime& rt, const KernelParams& p, std::string& error) {
+  // Never destroyed: a start in the background may still be building its program when the process
+  // exits, and adds to them after.
   static std::mutex mutex;
-  static std::map<std::pair<const opencl::Runtime*, std::string>, std::unique_ptr<Kernels>> built;
+  static auto& built =
+      *new std::map<std::pair<const opencl::Runtime*, std::string>, std::unique_ptr<Kernels>>;
   const auto key = std::make_pair(
       &rt, std::string(p.precision == Precision::f64 ? "d " : "s ") + describe(p));
   std::lock_guard<std::mutex> lock(mutex);

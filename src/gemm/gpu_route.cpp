@@ -63,7 +63,7 @@ std::vector<opencl::Runtime*> runtimes_of(const std::vector<gemm::Share>& shares
 template <class T>
 std::vector<gemm::Share> started_shares(opencl::Runtime& main) {
   static std::atomic<bool> ready{false};
-  static std::vector<gemm::Share> shares;
+  static std::vector<gemm::Share>& shares = *new std::vector<gemm::Share>;  // never destroyed
   static std::once_flag once;
   if (!config().all_devices && config().devices.empty()) return {};
   std::call_once(once, [&main] {

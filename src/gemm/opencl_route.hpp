@@ -22,7 +22,10 @@ constexpr gemm::Precision precision = sizeof(T) == 8 ? gemm::Precision::f64 : ge
 
 template <class T>
 inline const gemm::Selection& selection(const opencl::Runtime& rt) {
-  static const gemm::Selection chosen = gemm::select(rt.device(), precision<T>);
+  // Never destroyed: a start in the background reads it on a helper thread, which may still be
+  // running while the process exits.
+  static const gemm::Selection& chosen =
+      *new gemm::Selection(gemm::select(rt.device(), precision<T>));
   return chosen;
 }
 

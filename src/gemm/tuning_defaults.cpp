@@ -30,14 +30,16 @@ constexpr const char* kShipped[] = {
 }  // namespace
 
 const std::vector<TuningEntry>& shipped_entries() {
-  static const std::vector<TuningEntry> entries = [] {
+  // Never destroyed: a start in the background reads them on a helper thread, which may still be
+  // running while the process exits.
+  static const std::vector<TuningEntry>& entries = *new std::vector<TuningEntry>([] {
     std::vector<TuningEntry> v;
     for (const char* line : kShipped) {
       TuningEntry e;
       if (parse_entry(line, e)) v.push_back(e);
     }
     return v;
-  }();
+  }());
   return entries;
 }
 
