@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include "build_info.hpp"
@@ -156,11 +155,7 @@ std::vector<int> started_device_ordinals() {
       }
       started = true;
     };
-    try {
-      std::thread(start_others).detach();
-    } catch (const std::exception&) {
-      // No thread to spare: calls stay on one device.
-    }
+    device::start_detached(start_others);  // without a thread to spare, calls stay on one device
   });
   return started ? all : std::vector<int>{device_ordinal()};
 }

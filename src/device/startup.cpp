@@ -4,8 +4,10 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -31,6 +33,10 @@ struct Log {
   std::once_flag background[family_count];
   double forgone[family_count] = {};
   std::atomic<bool> inherited[family_count] = {};
+  // Starts on helper threads not yet returned, and whether exit() is waiting for them. Atomics,
+  // so that a fork() child may reset them whatever the parent's threads held.
+  std::atomic<int> detached_starts{0};
+  std::atomic<bool> exiting{false};
 };
 
 Log& log();
@@ -42,7 +48,24 @@ void after_fork_in_child() {
   for (int f = 0; f < family_count; ++f) {
     if (State(l.states[f].load()) != State::cold) l.inherited[f].store(true);
   }
+  l.detached_starts.store(0);  // the parent's helper threads are not the child's
 }
+
+void wait_for_detached_starts() {
+  Log& l = log();
+  if (l.detached_starts.load() == 0) return;
+  l.exiting.store(true);
+  const auto until = Clock::now() + std::chrono::duration<double>(kExitWaitSeconds);
+  while (l.detached_starts.load() > 0 && Clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+// exit() runs the calling thread's thread_local destructors first (glibc's __call_tls_dtors);
+// a thread that simply ends runs it too, and waits likewise.
+struct WaitAtExit {
+  ~WaitAtExit() { wait_for_detached_starts(); }
+};
 
 // Never destroyed: phases may be reported from helper threads at exit.
 Log& log() {
@@ -125,16 +148,34 @@ double phase_seconds(Family f, const char* name) {
 
 void register_starter(Family f, void (*start)()) { log().starters[int(f)] = start; }
 
+bool start_detached(std::function<void()> start) {
+  static thread_local WaitAtExit wait_in_this_thread;
+  (void)wait_in_this_thread;
+  static const bool at_exit = std::atexit(wait_for_detached_starts) == 0;
+  (void)at_exit;
+  Log& l = log();
+  l.detached_starts.fetch_add(1);
+  try {
+    std::thread([start = std::move(start)] {
+      struct Returned {
+        ~Returned() { log().detached_starts.fetch_sub(1); }
+      } returned;
+      start();
+    }).detach();
+    return true;
+  } catch (const std::exception&) {
+    l.detached_starts.fetch_sub(1);
+    return false;
+  }
+}
+
+bool exiting() { return log().exiting.load(); }
+
 void start_in_background(Family f) {
   Log& l = log();
   std::call_once(l.background[int(f)], [&l, f] {
-    void (*start)() = l.starters[int(f)];
-    if (!start) return;
-    try {
-      std::thread(start).detach();
-    } catch (const std::exception&) {
-      // No thread to spare: the device starts on demand instead.
-    }
+    // Without a thread to spare, the device starts on demand instead.
+    if (void (*start)() = l.starters[int(f)]) start_detached(start);
   });
 }
 
@@ -156,16 +197,13 @@ void start_in_background_once(bool wanted) {
   if (!wanted) return;
   static std::once_flag once;
   std::call_once(once, [] {
-    try {
-      // One after the other, as a program's calls would start them.
-      std::thread([] {
-        for (void (*start)() : log().starters) {
-          if (start) start();
-        }
-      }).detach();
-    } catch (const std::exception&) {
-      // No thread to spare: the devices start on demand instead.
-    }
+    // One after the other, as a program's calls would start them; without a thread to spare,
+    // the devices start on demand instead.
+    start_detached([] {
+      for (void (*start)() : log().starters) {
+        if (start && !exiting()) start();
+      }
+    });
   });
 }
 

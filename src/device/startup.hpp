@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace switchyard::device {
@@ -65,8 +66,22 @@ double phase_seconds(Family f, const char* name);
 // registered by the route's own source file.
 void register_starter(Family f, void (*start)());
 
-// Starts `f` on a detached helper thread, once per process, and returns at once; a call routed
-// to it meanwhile waits for the rest of its start.
+// Runs `start` on a detached helper thread, counted as a start under way until it returns, and
+// returns at once; false when no thread could be made. A process that exits meanwhile first
+// waits for it, for at most kExitWaitSeconds: the drivers abort or fault when torn down under a
+// thread inside them (nvidia-h200, an empty program cache: 7 of 22 processes that exited while
+// an OpenCL start ran in the background). The wait is a thread_local's destructor in the thread
+// that asked for the start, which exit() runs first, before any atexit handler or static
+// destructor; an atexit handler waits too, for an exit() called from another thread.
+bool start_detached(std::function<void()> start);
+inline constexpr double kExitWaitSeconds = 30.0;
+
+// Whether the process has begun to exit with a start under way: a start checks it between its
+// phases and stops, so that the exit waits for one phase only.
+bool exiting();
+
+// Starts `f` on a detached helper thread (start_detached), once per process, and returns at
+// once; a call routed to it meanwhile waits for the rest of its start.
 void start_in_background(Family f);
 
 // The gain the router's model gave the calls it kept off cold `f` because none paid for the
@@ -79,8 +94,8 @@ double forgone_seconds(Family f);
 bool inherited_by_fork(Family f);
 
 // SWITCHYARD_START=background: the first call of the process (`wanted`) starts every registered
-// family on a detached helper thread, one after the other, and returns at once; a call routed
-// to a device meanwhile waits for the rest of its start. Later calls do nothing.
+// family on a detached helper thread (start_detached), one after the other, and returns at once;
+// a call routed to a device meanwhile waits for the rest of its start. Later calls do nothing.
 void start_in_background_once(bool wanted);
 
 }  // namespace switchyard::device

@@ -8,10 +8,8 @@
 // an OpenCL CPU device (PoCL), where it runs only when forced.
 #include <atomic>
 #include <cstdio>
-#include <exception>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "calls.hpp"
@@ -80,11 +78,7 @@ std::vector<gemm::Share> started_shares(opencl::Runtime& main) {
       shares = std::move(made);
       ready = !shares.empty();
     };
-    try {
-      std::thread(start).detach();
-    } catch (const std::exception&) {
-      // No thread to spare: calls stay on one device.
-    }
+    device::start_detached(start);  // without a thread to spare, calls stay on one device
   });
   return ready ? shares : std::vector<gemm::Share>{};
 }
@@ -192,6 +186,7 @@ void print_info(FILE* out) {
     if (opencl_route::forced_only() || unusable<double>()) return;
     const char* why = nullptr;
     opencl::Runtime& rt = *opencl::runtime(&why);
+    if (device::exiting()) return;  // no compile for an exit to wait for
     if (!rt.device().is_gpu) {
       device::end_start(device::Family::opencl, true);
       return;

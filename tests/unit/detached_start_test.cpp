@@ -1,0 +1,63 @@
+// Starts on helper threads and the process's exit: an exit waits for a start under way, which
+// stops between its phases, and a fork() child does not wait for its parent's.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include "device/startup.hpp"
+
+namespace {
+
+namespace device = switchyard::device;
+using std::chrono::milliseconds;
+
+// The drivers fault when they are torn down under a thread inside them: the exit must wait.
+TEST(DetachedStart, ExitWaitsForAStartUnderWay) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        device::start_detached([] {
+          std::this_thread::sleep_for(milliseconds(300));
+          std::fputs("the start returned\n", stderr);
+        });
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "the start returned");
+}
+
+TEST(DetachedStart, AStartStopsBetweenItsPhasesOnceTheProcessExits) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        device::start_detached([] {
+          std::this_thread::sleep_for(milliseconds(300));
+          if (device::exiting()) {
+            std::fputs("stopped after the first phase\n", stderr);
+            return;
+          }
+          std::this_thread::sleep_for(std::chrono::seconds(20));
+        });
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "stopped after the first phase");
+}
+
+// A fork() child has no helper threads of its parent's to wait for.
+TEST(DetachedStart, AForkChildExitsWithoutWaitingForItsParentsStart) {
+  ASSERT_TRUE(device::start_detached([] { std::this_thread::sleep_for(std::chrono::seconds(3)); }));
+  const auto forked = std::chrono::steady_clock::now();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) std::exit(0);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - forked, milliseconds(1500));
+}
+
+}  // namespace
