@@ -1,6 +1,7 @@
 #include "device/startup.hpp"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
@@ -61,11 +62,25 @@ void wait_for_detached_starts() {
   }
 }
 
-// exit() runs the calling thread's thread_local destructors first (glibc's __call_tls_dtors);
-// a thread that simply ends runs it too, and waits likewise.
+// exit() runs the calling thread's thread_local destructors first (glibc's __call_tls_dtors),
+// before any atexit handler or static destructor. Only the main thread's end is taken for the
+// process's: another thread that ends neither waits nor stops a start it asked for.
 struct WaitAtExit {
-  ~WaitAtExit() { wait_for_detached_starts(); }
+  ~WaitAtExit() {
+    if (gettid() == getpid()) wait_for_detached_starts();
+  }
 };
+
+void wait_at_exit_from_this_thread() {
+  static thread_local WaitAtExit wait;
+  (void)wait;
+}
+
+// The thread that loads the library is the main thread in nearly every program: it waits even if
+// it never asks for a start itself.
+[[gnu::constructor]] void wait_at_exit_from_the_loading_thread() {
+  if (gettid() == getpid()) wait_at_exit_from_this_thread();
+}
 
 // Never destroyed: phases may be reported from helper threads at exit.
 Log& log() {
@@ -149,8 +164,9 @@ double phase_seconds(Family f, const char* name) {
 void register_starter(Family f, void (*start)()) { log().starters[int(f)] = start; }
 
 bool start_detached(std::function<void()> start) {
-  static thread_local WaitAtExit wait_in_this_thread;
-  (void)wait_in_this_thread;
+  if (gettid() == getpid()) wait_at_exit_from_this_thread();
+  // For an exit() called from another thread; it runs after the static destructors of libraries
+  // loaded since, so it may come too late for a driver's.
   static const bool at_exit = std::atexit(wait_for_detached_starts) == 0;
   (void)at_exit;
   Log& l = log();

@@ -70,9 +70,9 @@ void register_starter(Family f, void (*start)());
 // returns at once; false when no thread could be made. A process that exits meanwhile first
 // waits for it, for at most kExitWaitSeconds: the drivers abort or fault when torn down under a
 // thread inside them (nvidia-h200, an empty program cache: 7 of 22 processes that exited while
-// an OpenCL start ran in the background). The wait is a thread_local's destructor in the thread
-// that asked for the start, which exit() runs first, before any atexit handler or static
-// destructor; an atexit handler waits too, for an exit() called from another thread.
+// an OpenCL start ran in the background). The wait is a thread_local's destructor in the main
+// thread, which exit() runs first, before any atexit handler or static destructor; an atexit
+// handler waits too, for an exit() called from another thread.
 bool start_detached(std::function<void()> start);
 inline constexpr double kExitWaitSeconds = 30.0;
 

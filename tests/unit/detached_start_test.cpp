@@ -1,9 +1,10 @@
 // Starts on helper threads and the process's exit: an exit waits for a start under way, which
-// stops between its phases, and a fork() child does not wait for its parent's.
+// stops between its phases; a thread that ends and a fork() child do not wait.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -45,6 +46,24 @@ TEST(DetachedStart, AStartStopsBetweenItsPhasesOnceTheProcessExits) {
         std::exit(0);
       },
       ::testing::ExitedWithCode(0), "stopped after the first phase");
+}
+
+// A thread that asked for a start and then ends is not the process exiting: it neither waits for
+// the start nor stops it between its phases.
+std::atomic<bool> second_phase_ran{false};
+
+TEST(DetachedStart, AThreadThatEndsNeitherWaitsNorStopsItsStart) {
+  const auto began = std::chrono::steady_clock::now();
+  std::thread([] {
+    device::start_detached([] {
+      std::this_thread::sleep_for(milliseconds(300));
+      if (!device::exiting()) second_phase_ran = true;
+    });
+  }).join();
+  EXPECT_LT(std::chrono::steady_clock::now() - began, milliseconds(200));
+  std::this_thread::sleep_for(milliseconds(600));
+  EXPECT_TRUE(second_phase_ran);
+  EXPECT_FALSE(device::exiting());
 }
 
 // A fork() child has no helper threads of its parent's to wait for.
