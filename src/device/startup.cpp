@@ -63,24 +63,22 @@ void wait_for_detached_starts() {
 }
 
 // exit() runs the calling thread's thread_local destructors first (glibc's __call_tls_dtors),
-// before any atexit handler or static destructor. Only the main thread's end is taken for the
-// process's: another thread that ends neither waits nor stops a start it asked for.
+// before any atexit handler or static destructor.
 struct WaitAtExit {
-  ~WaitAtExit() {
-    if (gettid() == getpid()) wait_for_detached_starts();
-  }
+  ~WaitAtExit() { wait_for_detached_starts(); }
 };
 
-void wait_at_exit_from_this_thread() {
+// Only the main thread's end is taken for the process's: another thread that ends neither waits
+// nor stops a start it asked for.
+void wait_at_exit_if_main_thread() {
+  if (gettid() != getpid()) return;
   static thread_local WaitAtExit wait;
   (void)wait;
 }
 
 // The thread that loads the library is the main thread in nearly every program: it waits even if
 // it never asks for a start itself.
-[[gnu::constructor]] void wait_at_exit_from_the_loading_thread() {
-  if (gettid() == getpid()) wait_at_exit_from_this_thread();
-}
+[[gnu::constructor]] void wait_at_exit_from_the_loading_thread() { wait_at_exit_if_main_thread(); }
 
 // Never destroyed: phases may be reported from helper threads at exit.
 Log& log() {
@@ -164,7 +162,7 @@ double phase_seconds(Family f, const char* name) {
 void register_starter(Family f, void (*start)()) { log().starters[int(f)] = start; }
 
 bool start_detached(std::function<void()> start) {
-  if (gettid() == getpid()) wait_at_exit_from_this_thread();
+  wait_at_exit_if_main_thread();
   // For an exit() called from another thread; it runs after the static destructors of libraries
   // loaded since, so it may come too late for a driver's.
   static const bool at_exit = std::atexit(wait_for_detached_starts) == 0;

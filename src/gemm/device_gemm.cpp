@@ -90,9 +90,9 @@ bool enqueue_pack(opencl::Runtime& rt, Kernels& kernels, Operand which, bool tra
 }
 
 Kernels* kernels_for(opencl::Runtime& rt, const KernelParams& p, std::string& error) {
+  static std::mutex mutex;
   // Never destroyed: a start in the background may still be building its program when the process
   // exits, and adds to them after.
-  static std::mutex mutex;
   static auto& built =
       *new std::map<std::pair<const opencl::Runtime*, std::string>, std::unique_ptr<Kernels>>;
   const auto key = std::make_pair(
