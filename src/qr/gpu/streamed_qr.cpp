@@ -163,6 +163,10 @@ bool geqrf_streamed(int m, int n, T* a, int lda, T* tau, std::string& error,
     std::future<void> returning = std::async(std::launch::async, [&] {
       failed = cuda::use_device(ordinal);
       if (failed != cudaSuccess) return;
+      // Pinned while the first panel goes up: a process's first call this large has no second
+      // set yet, and faulting in its 64 MiB took 14 ms on the H200's host, which the first
+      // write-back waited for. Pinning that fails here fails again, and is reported, there.
+      return_staging.pin();
       for (int p = 0; p < count; ++p) {
         if (!handoff.wait_for(p)) return;
         failed = cudaEventSynchronize(factored[p]);
