@@ -45,6 +45,10 @@ double start_extra_for_resident(Family f, std::size_t resident) {
   return share * (f == Family::cuda ? kCudaStep : kOpenclStep);
 }
 
+double start_extra_for(Family f, std::size_t resident, bool other_started) {
+  return start_extra_for_resident(f, resident) - (other_started ? kSharedDriverStartSeconds : 0.0);
+}
+
 bool programs_in_cache(const std::string& directory) {
   DIR* dir = directory.empty() ? nullptr : opendir(directory.c_str());
   if (!dir) return false;
@@ -60,7 +64,8 @@ bool programs_in_cache(const std::string& directory) {
 }
 
 double start_extra_s(Family f) {
-  double extra = start_extra_for_resident(f, resident_bytes());
+  const Family other = f == Family::cuda ? Family::opencl : Family::cuda;
+  double extra = start_extra_for(f, resident_bytes(), state(other) == State::started);
   if (f == Family::opencl) {
     // Entries are only ever added: once seen, the directory is not read again.
     static std::atomic<bool> cached{false};

@@ -214,6 +214,37 @@ TEST(ColdRoute, ALargeProcessPaysTheMeasuredStepOfAStart) {
   }
 }
 
+// Figures of the same host: a 3 GiB process that has started the other family pays the size's
+// step and saves the driver's start.
+TEST(ColdRoute, TheOtherFamilyStartedSavesTheDriversStart) {
+  constexpr std::size_t kGiB = std::size_t(1) << 30;
+  for (device::Family f : {device::Family::cuda, device::Family::opencl}) {
+    EXPECT_DOUBLE_EQ(device::start_extra_for(f, kGiB, false), 0.0);
+    EXPECT_DOUBLE_EQ(device::start_extra_for(f, kGiB, true), -device::kSharedDriverStartSeconds);
+    EXPECT_DOUBLE_EQ(
+        device::start_extra_for(f, 3 * kGiB, true),
+        device::start_extra_for_resident(f, 3 * kGiB) - device::kSharedDriverStartSeconds);
+  }
+}
+
+double driver_shared(device::Family) { return -device::kSharedDriverStartSeconds; }
+
+// 2^17 x 32: 0.27 s in the fallback, 0.01 s on the device; a calibrated start of 0.25 s keeps
+// it off a cold device, which the same start less the shared driver's does not.
+TEST(ColdRoute, ACallPaysForWhatIsLeftOfAStartOnASharedDriver) {
+  const Config c = defaults();
+  HostView alone = view(0.25);
+  const Decision kept = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &alone);
+  EXPECT_EQ(kept.backend, Backend::fallback);
+  EXPECT_NE(std::string(kept.reason).find("cold device: start-up 0.25 s"), std::string::npos)
+      << kept.reason;
+  HostView shared = view(0.25);
+  shared.start_extra_s = driver_shared;
+  const Decision sent = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &shared);
+  EXPECT_EQ(sent.backend, Backend::gpu);
+  EXPECT_STREQ(sent.reason, "auto: device 0.01 s (start-up 0.17 s), fallback 0.268 s");
+}
+
 int size_reads = 0;
 double large_process_extra(device::Family) {
   ++size_reads;
