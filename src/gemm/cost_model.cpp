@@ -18,15 +18,19 @@ struct DeviceConstants {
   double link_gbs, launch_s;
   int compute_units;
 };
-// H200: the link itself moves 52 GB/s up and 55 down from pinned memory,
-// and the host copies between pageable memory and the slots, fifteen in
-// flight, hold a streamed call to 35-47 GB/s; launch and synchronisation
-// cost about 2 ms a call. They fit `switchyard bench routing`'s warm device
-// times within 20%: dgemm 8192 x 64 x 8192 in 13.6 ms (modelled 15.6),
-// 64 x 64 x 2^22 in 115 (109), 8192^3 in 38 (44).
+// H200: the link itself moves 52 GB/s up and 55 down from pinned memory, and since the host
+// copies between pageable memory and the slots are split over helper threads
+// (device/host_copies.hpp) a streamed call keeps up with it; launch and synchronisation cost
+// about 2 ms a call. On nvidia-h200, `switchyard bench routing` (2026-12-03) timed the one-matrix
+// Gram products warm at 41.2 ms (dgemm 64 x 64 x 2^22, modelled 43.9) and 21.4 (sgemm, 23.3),
+// dsyrk 64 x 2^22 at 41.0 (43.9), dgemm 4096^3 at 7.8 (7.5) and 8192^3 at 34.6 (26.7: the
+// kernels on a 2048-row block run below the tuning entry's rate, where the device is 36 times
+// faster than OpenBLAS). At the 40 GB/s taken before the helper threads, the Gram products came
+// out 35% slow, and a cold dgemm 64 x 64 x 2^22 stayed in OpenBLAS at 374 ms against 295 ms on
+// a device started for it.
 // Other GPUs: 12 GB/s, for slower links and hosts, and 100 units.
 constexpr DeviceConstants kDevices[] = {
-    {"H200", 40.0, 2e-3, 132},
+    {"H200", 52.0, 2e-3, 132},
     {"", 12.0, 2e-3, 100},
 };
 

@@ -217,9 +217,9 @@ TEST(GemmTuningDatabase, ShippedEntryForPoclAndGenericOtherwise) {
 TEST(GemmCostModel, TransfersAndOccupancySetTheTime) {
   const gemm::CostModel h200 = gemm::cost_model("NVIDIA H200", 30000.0, 128, 64);
   // An outer product moves 8192^2 elements up and back for almost no flops, over a link of
-  // h200.link_gbs (40 GB/s).
+  // h200.link_gbs (52 GB/s).
   const double link = h200.link_gbs * 1e9;
-  EXPECT_DOUBLE_EQ(h200.link_gbs, 40.0);
+  EXPECT_DOUBLE_EQ(h200.link_gbs, 52.0);
   // 8192^3 with beta = 0: the kernel's flops dominate, at its rate, after the first of op(A)'s
   // four row blocks has gone up; the other blocks and op(B) go up under the kernels.
   Shape cube{8192, 8192, 8192, 'N', 'N'};
