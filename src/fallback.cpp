@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "loaded_objects.hpp"
 
 namespace switchyard {
 namespace {
@@ -21,16 +22,15 @@ constexpr const char* handed_on[] = {"sgemm_",  "dgemm_",  "ssyrk_",  "dsyrk_", 
 
 const void* own_base() {
   static const void* base = [] {
-    Dl_info self{};
-    dladdr(reinterpret_cast<const void*>(&own_base), &self);
-    return self.dli_fbase;
+    LoadedObject self;
+    return object_containing(reinterpret_cast<const void*>(&own_base), self) ? self.base : nullptr;
   }();
   return base;
 }
 
 bool is_own(void* symbol) {
-  Dl_info where{};
-  return dladdr(symbol, &where) != 0 && where.dli_fbase == own_base();
+  LoadedObject where;
+  return object_containing(symbol, where) && where.base == own_base();
 }
 
 // A library that defines none of them in either width's names (libm, libz),
@@ -85,24 +85,24 @@ void refuse(const char* library, const std::string& why) {
 // its width probe (in that same library) says; one without a probe cannot say, and is refused.
 bool width_agrees(void* symbol, const TableSource& source) {
   if (!source.width_probe) return true;
-  Dl_info where{};
-  if (!dladdr(symbol, &where) || !where.dli_fname) return false;
-  void* handle = dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  LoadedObject where;
+  if (!object_containing(symbol, where)) return false;
+  void* handle = dlopen(where.name.c_str(), RTLD_LAZY | RTLD_NOLOAD);
   void* probe = handle ? dlsym(handle, source.width_probe) : nullptr;
   if (handle) dlclose(handle);  // still loaded, as in loaded_definition
-  Dl_info probe_where{};
-  if (!probe || !dladdr(probe, &probe_where) || probe_where.dli_fbase != where.dli_fbase) {
-    refuse(where.dli_fname, std::string("it has no ") + source.width_probe +
-                                " to say whether its integers are 32-bit or 64-bit");
+  LoadedObject probe_where;
+  if (!probe || !object_containing(probe, probe_where) || probe_where.base != where.base) {
+    refuse(where.name.c_str(), std::string("it has no ") + source.width_probe +
+                                   " to say whether its integers are 32-bit or 64-bit");
     return false;
   }
   const char* config = reinterpret_cast<const char* (*)()>(probe)();
   const bool ilp64 = config && std::strstr(config, "USE64BITINT");
   if (ilp64 == source.ilp64) return true;
-  refuse(where.dli_fname, std::string(source.width_probe) + " says \"" + (config ? config : "") +
-                              "\": its integers are " + (ilp64 ? "64" : "32") +
-                              "-bit, the names Switchyard hands on to it take " +
-                              (source.ilp64 ? "64" : "32") + "-bit ones");
+  refuse(where.name.c_str(), std::string(source.width_probe) + " says \"" + (config ? config : "") +
+                                 "\": its integers are " + (ilp64 ? "64" : "32") +
+                                 "-bit, the names Switchyard hands on to it take " +
+                                 (source.ilp64 ? "64" : "32") + "-bit ones");
   return false;
 }
 
@@ -179,8 +179,8 @@ void* resolve(const std::string& plain, const TableSource& source, void* overrid
 }
 
 std::string origin(void* symbol) {
-  Dl_info where{};
-  return dladdr(symbol, &where) && where.dli_fname ? where.dli_fname : "?";
+  LoadedObject where;
+  return object_containing(symbol, where) && !where.name.empty() ? where.name : "?";
 }
 
 template <class Fn>
