@@ -7,15 +7,16 @@
 #include <cstdlib>
 
 #include "export.hpp"
+#include "loaded_objects.hpp"
 #include "scalapack/pgeqrf.hpp"
 
 namespace switchyard::scalapack {
 namespace {
 
 bool is_own(void* symbol) {
-  Dl_info mine{}, theirs{};
-  return dladdr(reinterpret_cast<void*>(&is_own), &mine) && dladdr(symbol, &theirs) &&
-         mine.dli_fbase == theirs.dli_fbase;
+  LoadedObject mine, theirs;
+  return object_containing(reinterpret_cast<void*>(&is_own), mine) &&
+         object_containing(symbol, theirs) && mine.base == theirs.base;
 }
 
 template <class T>
