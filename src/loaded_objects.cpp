@@ -3,8 +3,8 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <algorithm>
 #include <cstdint>
-#include <utility>
 
 namespace switchyard {
 namespace {
@@ -12,23 +12,25 @@ namespace {
 struct Search {
   std::uintptr_t address = 0;
   bool found = false;
-  LoadedObject object;
+  std::uintptr_t base = 0;
+  const char* name = nullptr;  // the loader's own copy, kept while the object is loaded
 };
 
+// Called with the loader's lock held: it only reads, and allocates nothing.
 int look_in(dl_phdr_info* info, std::size_t, void* data) {
   Search& s = *static_cast<Search*>(data);
+  std::uintptr_t lowest = UINTPTR_MAX;
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& segment = info->dlpi_phdr[i];
     if (segment.p_type != PT_LOAD) continue;
     const std::uintptr_t begin = info->dlpi_addr + segment.p_vaddr;
-    if (s.address >= begin && s.address - begin < segment.p_memsz) {
-      s.found = true;
-      s.object.base = reinterpret_cast<const void*>(info->dlpi_addr);
-      s.object.name = info->dlpi_name ? info->dlpi_name : "";
-      return 1;  // stops the iteration
-    }
+    lowest = std::min(lowest, begin);
+    if (s.address >= begin && s.address - begin < segment.p_memsz) s.found = true;
   }
-  return 0;
+  if (!s.found) return 0;
+  s.base = lowest;
+  s.name = info->dlpi_name;
+  return 1;  // stops the iteration
 }
 
 }  // namespace
@@ -38,13 +40,14 @@ bool object_containing(const void* address, LoadedObject& found) {
   s.address = reinterpret_cast<std::uintptr_t>(address);
   dl_iterate_phdr(look_in, &s);
   if (!s.found) return false;
-  if (s.object.name.empty()) {
+  found.base = reinterpret_cast<const void*>(s.base);
+  found.name = s.name ? s.name : "";
+  if (found.name.empty()) {
     // The program itself, which the loader lists without a name: dladdr names it, once per
     // call here, which only a program with its own BLAS linked in makes.
     Dl_info where{};
-    if (dladdr(address, &where) && where.dli_fname) s.object.name = where.dli_fname;
+    if (dladdr(address, &where) && where.dli_fname) found.name = where.dli_fname;
   }
-  found = std::move(s.object);
   return true;
 }
 

@@ -10,7 +10,9 @@
 namespace switchyard {
 
 struct LoadedObject {
-  const void* base = nullptr;  // the loader's base address: the same for every address in it
+  // Where its lowest loaded segment begins: the same for every address in it, and unlike the
+  // loader's load bias (0 for a program not built position-independent) never another's.
+  const void* base = nullptr;
   std::string name;            // its path as loaded; the program's own as dladdr gives it
 };
 

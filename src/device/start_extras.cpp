@@ -65,7 +65,9 @@ bool programs_in_cache(const std::string& directory) {
 
 double start_extra_s(Family f) {
   const Family other = f == Family::cuda ? Family::opencl : Family::cuda;
-  double extra = start_extra_for(f, resident_bytes(), state(other) == State::started);
+  // A fork child's driver is its parent's, which it can not use: nothing is shared there.
+  const bool other_started = state(other) == State::started && !inherited_by_fork(other);
+  double extra = start_extra_for(f, resident_bytes(), other_started);
   if (f == Family::opencl) {
     // Entries are only ever added: once seen, the directory is not read again.
     static std::atomic<bool> cached{false};

@@ -243,6 +243,13 @@ TEST(ColdRoute, ACallPaysForWhatIsLeftOfAStartOnASharedDriver) {
   const Decision sent = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &shared);
   EXPECT_EQ(sent.backend, Backend::gpu);
   EXPECT_STREQ(sent.reason, "auto: device 0.01 s (start-up 0.17 s), fallback 0.268 s");
+  // A calibrated start below the saving still leaves half of itself: the context.
+  HostView short_start = view(0.1);
+  short_start.start_extra_s = driver_shared;
+  const Decision halved =
+      decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &short_start);
+  EXPECT_EQ(halved.backend, Backend::gpu);
+  EXPECT_STREQ(halved.reason, "auto: device 0.01 s (start-up 0.05 s), fallback 0.268 s");
 }
 
 int size_reads = 0;

@@ -165,8 +165,10 @@ bool geqrf_streamed(int m, int n, T* a, int lda, T* tau, std::string& error,
       if (failed != cudaSuccess) return;
       // Pinned while the first panel goes up: a process's first call this large has no second
       // set yet, and faulting in its 64 MiB took 14 ms on the H200's host, which the first
-      // write-back waited for. Pinning that fails here fails again, and is reported, there.
-      return_staging.pin();
+      // write-back waited for. Failing here, before anything is written back, the call still
+      // runs whole in the fallback; a write-back's failure ends the process.
+      failed = return_staging.pin();
+      if (failed != cudaSuccess) return;
       for (int p = 0; p < count; ++p) {
         if (!handoff.wait_for(p)) return;
         failed = cudaEventSynchronize(factored[p]);
