@@ -13,12 +13,6 @@
 namespace switchyard::scalapack {
 namespace {
 
-bool is_own(void* symbol) {
-  LoadedObject mine, theirs;
-  return object_containing(reinterpret_cast<void*>(&is_own), mine) &&
-         object_containing(symbol, theirs) && mine.base == theirs.base;
-}
-
 template <class T>
 PgeqrfFn<T>* next_pgeqrf(const char* name) {
   void* next = dlsym(RTLD_NEXT, name);

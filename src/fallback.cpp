@@ -20,19 +20,6 @@ namespace {
 constexpr const char* handed_on[] = {"sgemm_",  "dgemm_",  "ssyrk_",  "dsyrk_",  "sgeqrf_",
                                      "dgeqrf_", "sorgqr_", "dorgqr_", "sormqr_", "dormqr_"};
 
-const void* own_base() {
-  static const void* base = [] {
-    LoadedObject self;
-    return object_containing(reinterpret_cast<const void*>(&own_base), self) ? self.base : nullptr;
-  }();
-  return base;
-}
-
-bool is_own(void* symbol) {
-  LoadedObject where;
-  return object_containing(symbol, where) && where.base == own_base();
-}
-
 // A library that defines none of them in either width's names (libm, libz),
 // itself or through the libraries it depends on, is surely not the one meant;
 // one that defines some runs those, and the next library the rest.

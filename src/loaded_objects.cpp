@@ -51,4 +51,13 @@ bool object_containing(const void* address, LoadedObject& found) {
   return true;
 }
 
+bool is_own(const void* address) {
+  static const void* const own = [] {
+    LoadedObject self;
+    return object_containing(reinterpret_cast<const void*>(&is_own), self) ? self.base : nullptr;
+  }();
+  LoadedObject where;
+  return own && object_containing(address, where) && where.base == own;
+}
+
 }  // namespace switchyard

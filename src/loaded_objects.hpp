@@ -19,4 +19,8 @@ struct LoadedObject {
 // The object one of whose loaded segments holds `address`; false if none does.
 bool object_containing(const void* address, LoadedObject& found);
 
+// Whether `address` lies in the object this code was loaded with (libswitchyard.so): a
+// definition found there would hand a call back to Switchyard itself.
+bool is_own(const void* address);
+
 }  // namespace switchyard

@@ -10,9 +10,9 @@
 // - OpenCL programs not yet in the program cache (program_cache.hpp): the first process on a
 //   machine compiles them, 0.90 s for sgemm's and 1.77 s for dgemm's there.
 // - The other family already started. Both run on NVIDIA's one driver, whose own start (one
-//   ioctl of 88-90 ms inside cuInit) a process pays once: CUDA's driver took 11-14 ms after
-//   OpenCL's start against 98-183 ms alone, and OpenCL's driver and context 170 ms after CUDA's
-//   against 249-275 ms alone.
+//   ioctl of 88-90 ms inside cuInit) a process pays once: CUDA's driver took 10-14 ms after
+//   OpenCL's start against 97-107 ms alone, and OpenCL's driver and context 170 ms after CUDA's
+//   against 228-273 ms alone (small processes).
 #pragma once
 
 #include <cstddef>

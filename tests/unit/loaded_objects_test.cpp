@@ -44,6 +44,14 @@ TEST(LoadedObjects, OneBasePerObjectAndEachItsOwn) {
   EXPECT_NE(first.base, libc.base);
 }
 
+// Here the library's objects are linked into the test program, which is therefore its own.
+TEST(LoadedObjects, OwnIsTheObjectThisCodeLoadedWith) {
+  EXPECT_TRUE(is_own(reinterpret_cast<const void*>(&in_the_program)));
+  EXPECT_FALSE(is_own(in_libc()));
+  int on_the_stack = 0;
+  EXPECT_FALSE(is_own(&on_the_stack));
+}
+
 TEST(LoadedObjects, TheStackIsInNoObject) {
   int on_the_stack = 0;
   LoadedObject o;
