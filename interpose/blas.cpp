@@ -20,7 +20,7 @@ struct GemmTraits<float> {
   static constexpr const char* srname = "SGEMM ";
   template <class C>
   static GemmFn<float, Int<C>>* next() {
-    return C::next().sgemm;
+    return C::next_blas().sgemm;
   }
 };
 template <>
@@ -29,7 +29,7 @@ struct GemmTraits<double> {
   static constexpr const char* srname = "DGEMM ";
   template <class C>
   static GemmFn<double, Int<C>>* next() {
-    return C::next().dgemm;
+    return C::next_blas().dgemm;
   }
 };
 
@@ -71,7 +71,7 @@ void gemm(char transa, char transb, Int<C> m, Int<C> n, Int<C> k, T alpha, const
   const GemmCall<T> call{ta,       tb, int(m),   int(n), int(k), alpha,   a,
                          int(lda), b,  int(ldb), beta,   c,      int(ldc)};
   dispatch(GemmTraits<T>::routine, shape, gemm_quick_return(call.m, call.n, call.k, alpha),
-           C::figures(), call, [](const GemmCall<T>& g) {
+           C::figures, call, [](const GemmCall<T>& g) {
              run_next_gemm<C, T>(g.transa, g.transb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb,
                                  g.beta, g.c, g.ldc);
            });

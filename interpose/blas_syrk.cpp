@@ -20,7 +20,7 @@ struct SyrkTraits<float> {
   static constexpr const char* srname = "SSYRK ";
   template <class C>
   static SyrkFn<float, Int<C>>* next() {
-    return C::next().ssyrk;
+    return C::next_blas().ssyrk;
   }
 };
 template <>
@@ -29,7 +29,7 @@ struct SyrkTraits<double> {
   static constexpr const char* srname = "DSYRK ";
   template <class C>
   static SyrkFn<double, Int<C>>* next() {
-    return C::next().dsyrk;
+    return C::next_blas().dsyrk;
   }
 };
 
@@ -69,7 +69,7 @@ void syrk(char uplo, char trans, Int<C> n, Int<C> k, T alpha, const T* a, Int<C>
   }
   const SyrkCall<T> call{u, t, int(n), int(k), alpha, a, int(lda), beta, c, int(ldc)};
   dispatch(SyrkTraits<T>::routine, shape, syrk_quick_return(call.n, call.k, alpha, beta),
-           C::figures(), call, [](const SyrkCall<T>& s) {
+           C::figures, call, [](const SyrkCall<T>& s) {
              run_next_syrk<C, T>(s.uplo, s.trans, s.n, s.k, s.alpha, s.a, s.lda, s.beta, s.c,
                                  s.ldc);
            });

@@ -55,7 +55,7 @@ bool factor_compact_wy(Int<C> m, Int<C> n, Int<C> nb, T* a, Int<C> lda, T* t, In
   bool kept = false;
   const int lwork = int(std::min<std::int64_t>(INT_MAX, work_size));
   const GeqrfCall<T> call{int(m), int(n), a, int(lda), tau.data(), work, lwork, &checked_info};
-  dispatch(geqrf_routine<T>, Shape{m, n}, quick, C::figures(), call, [&](const GeqrfCall<T>&) {
+  dispatch(geqrf_routine<T>, Shape{m, n}, quick, C::figures, call, [&](const GeqrfCall<T>&) {
     kept = true;
     keep();
   });
@@ -89,7 +89,7 @@ bool apply_compact_wy(char side, char trans, Int<C> m, Int<C> n, Int<C> k, Int<C
   const OrmqrCall<T> call{side, trans,    int(m), int(n),    int(k),       v, int(ldv), tau.data(),
                           c,    int(ldc), work,   work_size, &checked_info};
   bool kept = false;
-  dispatch(ormqr_routine<T>, Shape{m, n, k, side, trans}, quick, C::figures(), call,
+  dispatch(ormqr_routine<T>, Shape{m, n, k, side, trans}, quick, C::figures, call,
            [&](const OrmqrCall<T>&) {
              kept = true;
              keep();

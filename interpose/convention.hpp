@@ -23,6 +23,8 @@ namespace switchyard {
 struct Lp64 {
   using Int = int;
   static const Fallback& next() { return fallback(); }
+  // The BLAS routines alone, so that a BLAS call never resolves the LAPACK ones.
+  static const BlasFallback& next_blas() { return fallback_blas(); }
   // The figures the router weighs its calls by (calibration.hpp).
   static const Calibration& figures() { return calibration(); }
   // What each call makes sure of first: nothing here, the fallback is found when needed.
@@ -36,6 +38,7 @@ struct Lp64 {
 struct Ilp64 {
   using Int = std::int64_t;
   static const Fallback64& next() { return fallback64(); }
+  static const BlasFallback64& next_blas() { return fallback64_blas(); }
   // Debian's 64-bit libraries are the 32-bit ones built again: weighed as those.
   static const Calibration& figures() { return calibration(); }
   static void check_library() {}
@@ -50,6 +53,7 @@ struct Ilp64 {
 struct ScipyOpenblas32 {
   using Int = int;
   static const Fallback& next() { return wheel_fallback(); }
+  static const BlasFallback& next_blas() { return next(); }
   // Weighed by that OpenBLAS's figures, not by the reference-named fallback's; found once.
   static const Calibration& figures() {
     static const Calibration& found = calibration_of(next().lapack_origin);
@@ -66,6 +70,7 @@ struct ScipyOpenblas32 {
 struct ScipyOpenblas64 {
   using Int = std::int64_t;
   static const Fallback64& next() { return wheel_fallback64(); }
+  static const BlasFallback64& next_blas() { return next(); }
   static const Calibration& figures() {
     static const Calibration& found = calibration_of(next().lapack_origin);
     return found;

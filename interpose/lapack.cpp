@@ -74,7 +74,7 @@ void geqrf(Int<C> m, Int<C> n, T* a, Int<C> lda, T* tau, T* work, Int<C> lwork, 
     const GeqrfWideCall<T> call{std::int64_t(m),   int(n),  a,
                                 std::int64_t(lda), tau,     work,
                                 int(lwork),        optimal, &checked_info};
-    dispatch(GeqrfTraits<T>::routine, shape, quick, C::figures(), call,
+    dispatch(GeqrfTraits<T>::routine, shape, quick, C::figures, call,
              [](const GeqrfWideCall<T>& g) {
                Int<C> next_info = 0;
                run_next_geqrf<C, T>(g.m, g.n, g.a, g.lda, g.tau, g.work, g.lwork, &next_info);
@@ -87,7 +87,7 @@ void geqrf(Int<C> m, Int<C> n, T* a, Int<C> lda, T* tau, T* work, Int<C> lwork, 
   int checked_info = 0;
   const GeqrfCall<T> call{int(m), int(n), a, int(lda), tau, work, int(lwork), &checked_info};
   dispatch(GeqrfTraits<T>::routine, shape, geqrf_quick_return(call.m, call.n, call.lwork),
-           C::figures(), call, [](const GeqrfCall<T>& g) {
+           C::figures, call, [](const GeqrfCall<T>& g) {
              Int<C> next_info = 0;
              run_next_geqrf<C, T>(g.m, g.n, g.a, g.lda, g.tau, g.work, g.lwork, &next_info);
              *g.info = int(next_info);

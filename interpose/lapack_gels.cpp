@@ -70,7 +70,7 @@ void gels(char trans, Int<C> m, Int<C> n, Int<C> nrhs, T* a, Int<C> lda, T* b, I
   const GelsCall<T> call{
       upper_letter(trans), int(m),       int(n), int(nrhs), a, int(lda), b, int(ldb), work,
       int(lwork),          &checked_info};
-  dispatch(GelsTraits<T>::routine, shape, gels_quick_return(m, n, nrhs, lwork), C::figures(), call,
+  dispatch(GelsTraits<T>::routine, shape, gels_quick_return(m, n, nrhs, lwork), C::figures, call,
            [&](const GelsCall<T>& g) {
              kept = true;
              run_next_on(g.a, g.b, g.work);

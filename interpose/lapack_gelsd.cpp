@@ -73,7 +73,7 @@ void gelsd(Int<C> m, Int<C> n, Int<C> nrhs, T* a, Int<C> lda, T* b, Int<C> ldb, 
                           rcond,        &checked_rank,
                           work,         int(lwork),
                           &first_iwork, &checked_info};
-  dispatch(GelsdTraits<T>::routine, shape, gelsd_quick_return(m, n, lwork), C::figures(), call,
+  dispatch(GelsdTraits<T>::routine, shape, gelsd_quick_return(m, n, lwork), C::figures, call,
            [&](const GelsdCall<T>& g) {
              kept = true;
              run_next_on(g.a, g.b, g.s, g.work);

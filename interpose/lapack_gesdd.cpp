@@ -76,7 +76,7 @@ void gesdd(char jobz, Int<C> m, Int<C> n, T* a, Int<C> lda, T* s, T* u, Int<C> l
   bool kept = false;
   const GesddCall<T> call{z,        int(m), int(n),    a,    int(lda),   s,       u,
                           int(ldu), vt,     int(ldvt), work, int(lwork), nullptr, &checked_info};
-  dispatch(GesddTraits<T>::routine, shape, gesdd_quick_return(m, n, lwork), C::figures(), call,
+  dispatch(GesddTraits<T>::routine, shape, gesdd_quick_return(m, n, lwork), C::figures, call,
            [&](const GesddCall<T>& g) {
              kept = true;
              run_next_on(g.a, g.s, g.u, g.vt, g.work, iwork);

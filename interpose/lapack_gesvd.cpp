@@ -77,7 +77,7 @@ void gesvd(char jobu, char jobvt, Int<C> m, Int<C> n, T* a, Int<C> lda, T* s, T*
   bool kept = false;
   const GesvdCall<T> call{ju, jv,       int(m), int(n),    a,    int(lda),   s,
                           u,  int(ldu), vt,     int(ldvt), work, int(lwork), &checked_info};
-  dispatch(GesvdTraits<T>::routine, shape, gesvd_quick_return(m, n, lwork), C::figures(), call,
+  dispatch(GesvdTraits<T>::routine, shape, gesvd_quick_return(m, n, lwork), C::figures, call,
            [&](const GesvdCall<T>& g) {
              kept = true;
              run_next_on(g.a, g.s, g.u, g.vt, g.work);

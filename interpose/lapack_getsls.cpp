@@ -87,7 +87,7 @@ void getsls(char trans, Int<C> m, Int<C> n, Int<C> nrhs, T* a, Int<C> lda, T* b,
   const GelsCall<T> call{
       upper_letter(trans), int(m),        int(n), int(nrhs), a, int(lda), b, int(ldb), work,
       int(lwork),          &checked_info, optimum};
-  dispatch(GetslsTraits<T>::routine, shape, quick, C::figures(), call, [&](const GelsCall<T>& g) {
+  dispatch(GetslsTraits<T>::routine, shape, quick, C::figures, call, [&](const GelsCall<T>& g) {
     kept = true;
     run_next_on(g.a, g.b, g.work);
   });

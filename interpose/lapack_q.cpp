@@ -90,7 +90,7 @@ void orgqr(Int<C> m, Int<C> n, Int<C> k, T* a, Int<C> lda, const T* tau, T* work
   int checked_info = 0;
   const OrgqrCall<T> call{int(m), int(n),     int(k),       a, int(lda), tau,
                           work,   int(lwork), &checked_info};
-  dispatch(QTraits<T>::orgqr, shape, orgqr_quick_return(call.n, call.lwork), C::figures(), call,
+  dispatch(QTraits<T>::orgqr, shape, orgqr_quick_return(call.n, call.lwork), C::figures, call,
            [](const OrgqrCall<T>& g) {
              Int<C> next_info = 0;
              run_next_orgqr<C, T>(g.m, g.n, g.k, g.a, g.lda, g.tau, g.work, g.lwork, &next_info);
@@ -120,7 +120,7 @@ void ormqr(char side, char trans, Int<C> m, Int<C> n, Int<C> k, const T* a, Int<
   const OrmqrCall<T> call{s, t,        int(m), int(n),     int(k),       a, int(lda), tau,
                           c, int(ldc), work,   int(lwork), &checked_info};
   dispatch(QTraits<T>::ormqr, shape, ormqr_quick_return(call.m, call.n, call.k, call.lwork),
-           C::figures(), call, [](const OrmqrCall<T>& g) {
+           C::figures, call, [](const OrmqrCall<T>& g) {
              Int<C> next_info = 0;
              run_next_ormqr<C, T>(g.side, g.trans, g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc,
                                   g.work, g.lwork, &next_info);

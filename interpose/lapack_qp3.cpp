@@ -81,7 +81,7 @@ void geqp3(Int<C> m, Int<C> n, T* a, Int<C> lda, Int<C>* jpvt, T* tau, T* work, 
   bool kept = false;
   const Geqp3Call<T> call{int(m), int(n), a,          int(lda),     pivots,
                           tau,    work,   int(lwork), &checked_info};
-  dispatch(Geqp3Traits<T>::routine, shape, geqp3_quick_return(m, n, lwork), C::figures(), call,
+  dispatch(Geqp3Traits<T>::routine, shape, geqp3_quick_return(m, n, lwork), C::figures, call,
            [&](const Geqp3Call<T>& g) {
              kept = true;
              run_next_on(g.a, g.tau, g.work);

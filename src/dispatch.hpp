@@ -62,10 +62,12 @@ inline Decision fell_back(Backend b, const char* what, const char* why) {
   return d;
 }
 
-// `figures` are those of the library `run_fallback` hands the call to (calibration.hpp).
+// `figures` gives those of the library `run_fallback` hands the call to (calibration.hpp), read
+// only for a call the router weighs: finding them resolves the fallback's LAPACK and reads the
+// calibration, which a program's small calls never need.
 template <class Call, class Fallback>
-void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures, const Call& call,
-              Fallback&& run_fallback) {
+void dispatch(Routine r, Shape s, const char* quick, const Calibration& (*figures)(),
+              const Call& call, Fallback&& run_fallback) {
   const Implementation<Call>* cpu = Implementations<Call>::cpu;
   const Implementation<Call>* gpu = Implementations<Call>::gpu;
   if (!quick && gpu && gpu->resident) s.on_device = gpu->resident(call);
@@ -88,7 +90,7 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& figures,
     return;
   }
   const bool weighed = (cpu && cpu->cost) || (gpu && gpu->cost);
-  HostView host = weighed ? current_host_view(figures) : HostView{};
+  HostView host = weighed ? current_host_view(figures()) : HostView{};
   host.nested = record.depth() > 0;
   Decision d = decide(cfg, r, s, quick, candidate(cpu), candidate(gpu),
                       weighed ? &host : nullptr, record.traced());

@@ -199,19 +199,26 @@ void* find_symbol(const std::string& name, const TableSource& source) {
 }
 
 template <class I>
-FallbackTable<I> resolve_table(const TableSource& source) {
-  FallbackTable<I> f{};
+BlasFallbackTable<I> resolve_blas_table(const TableSource& source) {
+  BlasFallbackTable<I> f{};
   f.sgemm = lookup<GemmFn<float, I>>("sgemm_", source);
   f.dgemm = lookup<GemmFn<double, I>>("dgemm_", source);
   f.ssyrk = lookup<SyrkFn<float, I>>("ssyrk_", source);
   f.dsyrk = lookup<SyrkFn<double, I>>("dsyrk_", source);
+  f.blas_origin = origin(reinterpret_cast<void*>(f.dgemm));
+  return f;
+}
+
+template <class I>
+FallbackTable<I> resolve_table(const TableSource& source, const BlasFallbackTable<I>& blas) {
+  FallbackTable<I> f{};
+  static_cast<BlasFallbackTable<I>&>(f) = blas;
   f.sgeqrf = lookup<GeqrfFn<float, I>>("sgeqrf_", source);
   f.dgeqrf = lookup<GeqrfFn<double, I>>("dgeqrf_", source);
   f.sorgqr = lookup<OrgqrFn<float, I>>("sorgqr_", source);
   f.dorgqr = lookup<OrgqrFn<double, I>>("dorgqr_", source);
   f.sormqr = lookup<OrmqrFn<float, I>>("sormqr_", source);
   f.dormqr = lookup<OrmqrFn<double, I>>("dormqr_", source);
-  f.blas_origin = origin(reinterpret_cast<void*>(f.dgemm));
   f.lapack_origin = origin(reinterpret_cast<void*>(f.dgeqrf));
   f.sgeqrt = lookup_optional<GeqrtFn<float, I>>("sgeqrt_", source);
   f.dgeqrt = lookup_optional<GeqrtFn<double, I>>("dgeqrt_", source);
@@ -238,7 +245,10 @@ FallbackTable<I> resolve_table(const TableSource& source) {
   return f;
 }
 
-template FallbackTable<int> resolve_table<int>(const TableSource&);
-template FallbackTable<std::int64_t> resolve_table<std::int64_t>(const TableSource&);
+template BlasFallbackTable<int> resolve_blas_table<int>(const TableSource&);
+template BlasFallbackTable<std::int64_t> resolve_blas_table<std::int64_t>(const TableSource&);
+template FallbackTable<int> resolve_table<int>(const TableSource&, const BlasFallbackTable<int>&);
+template FallbackTable<std::int64_t> resolve_table<std::int64_t>(
+    const TableSource&, const BlasFallbackTable<std::int64_t>&);
 
 }  // namespace switchyard

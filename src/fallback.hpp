@@ -94,18 +94,25 @@ using TrtrsFn = void(const char* uplo, const char* trans, const char* diag, cons
                      std::size_t uplo_len, std::size_t trans_len, std::size_t diag_len);
 
 template <class I>
-struct FallbackTable {
+struct BlasFallbackTable {
   GemmFn<float, I>* sgemm;
   GemmFn<double, I>* dgemm;
   SyrkFn<float, I>* ssyrk;
   SyrkFn<double, I>* dsyrk;
+  std::string blas_origin;  // the file dgemm was found in
+};
+
+// The BLAS routines and the LAPACK ones. A program that makes only BLAS calls never resolves
+// the LAPACK part, which in a program linked without LAPACK would open the safety net (about a
+// millisecond on its first call).
+template <class I>
+struct FallbackTable : BlasFallbackTable<I> {
   GeqrfFn<float, I>* sgeqrf;
   GeqrfFn<double, I>* dgeqrf;
   OrgqrFn<float, I>* sorgqr;
   OrgqrFn<double, I>* dorgqr;
   OrmqrFn<float, I>* sormqr;
   OrmqrFn<double, I>* dormqr;
-  std::string blas_origin;    // the file dgemm was found in
   std::string lapack_origin;  // the file dgeqrf was found in
   // Found as the others are, but a library without them (LAPACK before 3.4 has no xGEQRT or
   // xGEMQRT; a stand-in may hold only the routines above) still serves the rest: they are null
@@ -135,6 +142,8 @@ struct FallbackTable {
 };
 using Fallback = FallbackTable<int>;
 using Fallback64 = FallbackTable<std::int64_t>;
+using BlasFallback = BlasFallbackTable<int>;
+using BlasFallback64 = BlasFallbackTable<std::int64_t>;
 
 // A routine of a table that may lack it (xGEQRT, xGEMQRT, xGEQP3, xGELS, xGELSD, xGEQR, xGEMQR,
 // xGETSLS, xGESDD, xGESVD, xTRTRS), named `name` ("dgeqrt_"): `fn`, or when it is null, a fatal error
@@ -146,11 +155,15 @@ Fn* required(Fn* fn, const char* name) {
   return fn;
 }
 
-// Resolved once, on first use. A symbol found nowhere is a fatal error with a
-// clear message: there is no way to compute a correct answer without it.
+// Resolved once, on first use: the BLAS part on a program's first call, the whole on its first
+// LAPACK call (or the first one the router weighs, whose figures are its LAPACK's). A symbol
+// found nowhere is a fatal error with a clear message: there is no way to compute a correct
+// answer without it.
+const BlasFallback& fallback_blas();
 const Fallback& fallback();
 // Resolved on the first 64-bit call, so that a program that makes none never
 // needs a 64-bit library.
+const BlasFallback64& fallback64_blas();
 const Fallback64& fallback64();
 
 // The wheels' bundled OpenBLAS, 32-bit (SciPy's, scipy_dgemm_) and 64-bit (NumPy's,
@@ -183,7 +196,10 @@ struct TableSource {
 };
 
 template <class I>
-FallbackTable<I> resolve_table(const TableSource& source);
+BlasFallbackTable<I> resolve_blas_table(const TableSource& source);
+// The table whose BLAS part is `blas` (found from the same source), its LAPACK part found now.
+template <class I>
+FallbackTable<I> resolve_table(const TableSource& source, const BlasFallbackTable<I>& blas);
 
 // One routine found as resolve_table finds each of its own.
 void* resolve_symbol(const char* plain, const TableSource& source);

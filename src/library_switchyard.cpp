@@ -21,19 +21,30 @@ constexpr const char* lp64_net[] = {"liblapack.so.3", "libblas.so.3"};
 // library's 32-bit plain names.
 constexpr const char* ilp64_net[] = {"liblapack64.so.3", "libblas64.so.3"};
 
+const TableSource lp64_source{"", lp64_net, 2, "", RTLD_NOW | RTLD_LOCAL};
 const TableSource ilp64_source{"64_", ilp64_net, 2, "", RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND};
 
 }  // namespace
 
 const char* const ilp64_suffix = "64_";
 
+const BlasFallback& fallback_blas() {
+  static const BlasFallback table = resolve_blas_table<int>(lp64_source);
+  return table;
+}
+
 const Fallback& fallback() {
-  static const Fallback table = resolve_table<int>({"", lp64_net, 2, "", RTLD_NOW | RTLD_LOCAL});
+  static const Fallback table = resolve_table<int>(lp64_source, fallback_blas());
+  return table;
+}
+
+const BlasFallback64& fallback64_blas() {
+  static const BlasFallback64 table = resolve_blas_table<std::int64_t>(ilp64_source);
   return table;
 }
 
 const Fallback64& fallback64() {
-  static const Fallback64 table = resolve_table<std::int64_t>(ilp64_source);
+  static const Fallback64 table = resolve_table<std::int64_t>(ilp64_source, fallback64_blas());
   return table;
 }
 

@@ -17,6 +17,7 @@ namespace {
 // Debian's 64-bit reference LAPACK/BLAS, in libswitchyard64.so's link interface
 // but, as for libswitchyard.so, opened here (RTLD_LOCAL) rather than depended on.
 constexpr const char* ilp64_net[] = {"liblapack64.so.3", "libblas64.so.3"};
+const TableSource ilp64_source{"", ilp64_net, 2, "", RTLD_NOW | RTLD_LOCAL};
 
 using I64 = std::int64_t;
 
@@ -25,8 +26,8 @@ template <class T>
 struct Routines64;
 template <>
 struct Routines64<float> {
-  static auto gemm() { return fallback64().sgemm; }
-  static auto syrk() { return fallback64().ssyrk; }
+  static auto gemm() { return fallback64_blas().sgemm; }
+  static auto syrk() { return fallback64_blas().ssyrk; }
   static auto geqrf() { return fallback64().sgeqrf; }
   static auto orgqr() { return fallback64().sorgqr; }
   static auto ormqr() { return fallback64().sormqr; }
@@ -39,8 +40,8 @@ struct Routines64<float> {
 };
 template <>
 struct Routines64<double> {
-  static auto gemm() { return fallback64().dgemm; }
-  static auto syrk() { return fallback64().dsyrk; }
+  static auto gemm() { return fallback64_blas().dgemm; }
+  static auto syrk() { return fallback64_blas().dsyrk; }
   static auto geqrf() { return fallback64().dgeqrf; }
   static auto orgqr() { return fallback64().dorgqr; }
   static auto ormqr() { return fallback64().dormqr; }
@@ -180,26 +181,33 @@ void trtrs(const char* uplo, const char* trans, const char* diag, const int* n, 
 
 const char* const ilp64_suffix = "";
 
+const BlasFallback64& fallback64_blas() {
+  static const BlasFallback64 table = resolve_blas_table<std::int64_t>(ilp64_source);
+  return table;
+}
+
 const Fallback64& fallback64() {
-  static const Fallback64 table =
-      resolve_table<std::int64_t>({"", ilp64_net, 2, "", RTLD_NOW | RTLD_LOCAL});
+  static const Fallback64 table = resolve_table<std::int64_t>(ilp64_source, fallback64_blas());
+  return table;
+}
+
+const BlasFallback& fallback_blas() {
+  static const BlasFallback table{gemm<float>, gemm<double>, syrk<float>, syrk<double>,
+                                  fallback64_blas().blas_origin};
   return table;
 }
 
 const Fallback& fallback() {
   static const Fallback table = [] {
-    Fallback f{gemm<float>,
-               gemm<double>,
-               syrk<float>,
-               syrk<double>,
-               geqrf<float>,
-               geqrf<double>,
-               orgqr<float>,
-               orgqr<double>,
-               ormqr<float>,
-               ormqr<double>,
-               fallback64().blas_origin,
-               fallback64().lapack_origin};
+    Fallback f{};
+    static_cast<BlasFallback&>(f) = fallback_blas();
+    f.sgeqrf = geqrf<float>;
+    f.dgeqrf = geqrf<double>;
+    f.sorgqr = orgqr<float>;
+    f.dorgqr = orgqr<double>;
+    f.sormqr = ormqr<float>;
+    f.dormqr = ormqr<double>;
+    f.lapack_origin = fallback64().lapack_origin;
     f.sgeqp3 = geqp3<float>;
     f.dgeqp3 = geqp3<double>;
     f.sgels = gels<float>;

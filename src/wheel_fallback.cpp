@@ -24,12 +24,14 @@ const TableSource scipy_openblas64{
 }  // namespace
 
 const Fallback& wheel_fallback() {
-  static const Fallback table = resolve_table<int>(scipy_openblas32);
+  static const Fallback table =
+      resolve_table<int>(scipy_openblas32, resolve_blas_table<int>(scipy_openblas32));
   return table;
 }
 
 const Fallback64& wheel_fallback64() {
-  static const Fallback64 table = resolve_table<std::int64_t>(scipy_openblas64);
+  static const Fallback64 table = resolve_table<std::int64_t>(
+      scipy_openblas64, resolve_blas_table<std::int64_t>(scipy_openblas64));
   return table;
 }
 

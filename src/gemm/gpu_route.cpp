@@ -42,9 +42,9 @@ const char* declines(const GemmCall<T>& g) {
 template <class T>
 GemmFn<T>* fallback_gemm() {
   if constexpr (sizeof(T) == 8) {
-    return fallback().dgemm;
+    return fallback_blas().dgemm;
   } else {
-    return fallback().sgemm;
+    return fallback_blas().sgemm;
   }
 }
 
