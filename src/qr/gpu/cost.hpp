@@ -1,10 +1,14 @@
 // The modelled time of the CUDA QR routes (xGEQRF, xORGQR, xORMQR; and xGELS, xGELSD, xGESDD
 // whole) on a started device with the operands in pageable host memory, for the router
 // (route.hpp's RouteCost, which passes the host's figures: they play no part here). Host data
-// streams through the pinned staging, so the call is bound by the bytes it moves: measured on
-// the H200 (README "Routing"), 2^22 x 32 and 2^22 x 64 double dgeqrf took 61 and 115 ms, which
-// is about 37 GB/s counting A up and back, plus the device's own work, about 3 TFLOP/s in
-// double at those widths, and about 1 ms of launches and synchronisation.
+// streams through the pinned staging, so the call is bound by the bytes it moves, counting A up
+// and back, plus the device's own work, about 3 TFLOP/s in double at those widths, and about
+// 1 ms of launches and synchronisation. Since the host copies run on helper threads
+// (docs/tsqr-performance.md) a started H200 moves 43-48 GB/s of them where one TSQR takes A
+// whole (n = 8: 2^20 to 2^23 rows) and 50-60 GB/s where panels stream both ways at once
+// (`switchyard bench routing`, docs/routing.md, 2026-12-03); the model takes the lower. At
+// the 37 GB/s of single-threaded copies it put 2^23 x 8 at 30 ms against 24 measured, so a
+// program's repeated calls started the device only after twice as many as would pay for it.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +18,7 @@
 
 namespace switchyard::qr::gpu {
 
-inline constexpr double kStreamedBytesPerSecond = 37e9;
+inline constexpr double kStreamedBytesPerSecond = 45e9;
 inline constexpr double kCallSeconds = 1e-3;
 
 template <class T>
