@@ -23,7 +23,8 @@ namespace switchyard {
 struct Lp64 {
   using Int = int;
   static const Fallback& next() { return fallback(); }
-  // The BLAS routines alone, so that a BLAS call never resolves the LAPACK ones.
+  // The BLAS routines alone, so that a BLAS call the router does not weigh never resolves the
+  // LAPACK ones.
   static const BlasFallback& next_blas() { return fallback_blas(); }
   // The figures the router weighs its calls by (calibration.hpp).
   static const Calibration& figures() { return calibration(); }

@@ -102,9 +102,10 @@ struct BlasFallbackTable {
   std::string blas_origin;  // the file dgemm was found in
 };
 
-// The BLAS routines and the LAPACK ones. A program that makes only BLAS calls never resolves
-// the LAPACK part, which in a program linked without LAPACK would open the safety net (about a
-// millisecond on its first call).
+// The BLAS routines and the LAPACK ones. A program whose BLAS calls are all too small for the
+// router to weigh never resolves the LAPACK part, which in a program linked without LAPACK
+// would open the safety net (about a millisecond on its first call). A weighed call does: the
+// figures it is weighed by are those of the fallback's LAPACK (calibration.hpp).
 template <class I>
 struct FallbackTable : BlasFallbackTable<I> {
   GeqrfFn<float, I>* sgeqrf;

@@ -23,13 +23,18 @@ constexpr const char* ilp64_net[] = {"liblapack64.so.3", "libblas64.so.3"};
 
 const TableSource lp64_source{"", lp64_net, 2, "", RTLD_NOW | RTLD_LOCAL};
 const TableSource ilp64_source{"64_", ilp64_net, 2, "", RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND};
+// The BLAS routines' safety net is the BLAS alone (the last of each list), so that finding
+// them never opens a LAPACK; LAPACK, opened later, uses that same BLAS.
+const TableSource lp64_blas_source{"", lp64_net + 1, 1, "", RTLD_NOW | RTLD_LOCAL};
+const TableSource ilp64_blas_source{"64_", ilp64_net + 1, 1, "",
+                                    RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND};
 
 }  // namespace
 
 const char* const ilp64_suffix = "64_";
 
 const BlasFallback& fallback_blas() {
-  static const BlasFallback table = resolve_blas_table<int>(lp64_source);
+  static const BlasFallback table = resolve_blas_table<int>(lp64_blas_source);
   return table;
 }
 
@@ -39,7 +44,7 @@ const Fallback& fallback() {
 }
 
 const BlasFallback64& fallback64_blas() {
-  static const BlasFallback64 table = resolve_blas_table<std::int64_t>(ilp64_source);
+  static const BlasFallback64 table = resolve_blas_table<std::int64_t>(ilp64_blas_source);
   return table;
 }
 

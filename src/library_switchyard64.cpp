@@ -18,6 +18,8 @@ namespace {
 // but, as for libswitchyard.so, opened here (RTLD_LOCAL) rather than depended on.
 constexpr const char* ilp64_net[] = {"liblapack64.so.3", "libblas64.so.3"};
 const TableSource ilp64_source{"", ilp64_net, 2, "", RTLD_NOW | RTLD_LOCAL};
+// The BLAS routines' safety net is the BLAS alone, so that finding them never opens a LAPACK.
+const TableSource ilp64_blas_source{"", ilp64_net + 1, 1, "", RTLD_NOW | RTLD_LOCAL};
 
 using I64 = std::int64_t;
 
@@ -182,7 +184,7 @@ void trtrs(const char* uplo, const char* trans, const char* diag, const int* n, 
 const char* const ilp64_suffix = "";
 
 const BlasFallback64& fallback64_blas() {
-  static const BlasFallback64 table = resolve_blas_table<std::int64_t>(ilp64_source);
+  static const BlasFallback64 table = resolve_blas_table<std::int64_t>(ilp64_blas_source);
   return table;
 }
 
