@@ -198,7 +198,8 @@ struct TableSource {
 
 template <class I>
 BlasFallbackTable<I> resolve_blas_table(const TableSource& source);
-// The table whose BLAS part is `blas` (found from the same source), its LAPACK part found now.
+// The table whose BLAS part is `blas` (resolve_blas_table's, whose safety net may hold the BLAS
+// alone), its LAPACK part found now from `source`.
 template <class I>
 FallbackTable<I> resolve_table(const TableSource& source, const BlasFallbackTable<I>& blas);
 

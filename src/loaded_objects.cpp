@@ -33,12 +33,18 @@ int look_in(dl_phdr_info* info, std::size_t, void* data) {
   return 1;  // stops the iteration
 }
 
-}  // namespace
-
-bool object_containing(const void* address, LoadedObject& found) {
+// The loaded object holding `address`, if any, as the loader lists it.
+Search search(const void* address) {
   Search s;
   s.address = reinterpret_cast<std::uintptr_t>(address);
   dl_iterate_phdr(look_in, &s);
+  return s;
+}
+
+}  // namespace
+
+bool object_containing(const void* address, LoadedObject& found) {
+  const Search s = search(address);
   if (!s.found) return false;
   found.base = reinterpret_cast<const void*>(s.base);
   found.name = s.name ? s.name : "";
@@ -51,13 +57,12 @@ bool object_containing(const void* address, LoadedObject& found) {
   return true;
 }
 
+// Compares bases alone: no name is copied, nor asked of dladdr for a symbol in the program.
 bool is_own(const void* address) {
-  static const void* const own = [] {
-    LoadedObject self;
-    return object_containing(reinterpret_cast<const void*>(&is_own), self) ? self.base : nullptr;
-  }();
-  LoadedObject where;
-  return own && object_containing(address, where) && where.base == own;
+  static const Search own = search(reinterpret_cast<const void*>(&is_own));
+  if (!own.found) return false;
+  const Search where = search(address);
+  return where.found && where.base == own.base;
 }
 
 }  // namespace switchyard
