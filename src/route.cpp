@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 
 #include "device/start_extras.hpp"
@@ -45,6 +46,13 @@ class Reasons {
     va_start(args, format);
     std::vsnprintf(to, size, format, args);
     va_end(args);
+  }
+
+  // Adds "; more" to d's reason, as far as it fits.
+  void append(Decision& d, const char* more) const {
+    if (!wanted_) return;
+    const std::size_t used = std::strlen(d.reason);
+    std::snprintf(d.reason + used, sizeof d.reason - used, "; %s", more);
   }
 
   bool wanted() const { return wanted_; }
@@ -332,6 +340,11 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     if (on_cpu) {
       Decision d = chosen(Backend::cpu, cpu, fallback);
       d.cold = cold;
+      // Why the device did not take it: a call on the host's cores that a started device would
+      // run faster says so, and whether its start is under way.
+      if (const std::optional<Decision>& device = not_paying[int(Backend::gpu)]) {
+        say.append(d, device->reason);
+      }
       return d;
     }
   }

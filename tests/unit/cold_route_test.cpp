@@ -409,6 +409,10 @@ TEST(HostRoute, ADeviceRouteMustBeatIt) {
   const Decision d = decide(c, Routine::dgeqrf, tall, nullptr, cpu_5, costed_gpu, &warm);
   EXPECT_EQ(d.backend, Backend::cpu);
   EXPECT_FALSE(d.cold.has_value());
+  // The trace says what the device was weighed at.
+  EXPECT_STREQ(d.reason,
+               "auto: cpu route 0.005 s, fallback 0.268 s; gpu route does not pay: device 0.01 s, "
+               "cpu route 0.005 s");
 }
 
 TEST(HostRoute, TakesTheCallsAColdDeviceDoesNotPayFor) {
@@ -423,6 +427,10 @@ TEST(HostRoute, TakesTheCallsAColdDeviceDoesNotPayFor) {
   EXPECT_EQ(starts, 0) << "the device must not start for a call the host route runs";
   ASSERT_TRUE(d.cold.has_value());
   EXPECT_NEAR(d.cold->gain_s, 0.050 / 1.1 - 0.010, 1e-12);
+  // The trace of a call on the host's cores says that a started device would take it.
+  EXPECT_STREQ(d.reason,
+               "auto: cpu route 0.05 s, fallback 1.07 s; gpu route cold device: start-up 0.4 s > "
+               "gain 0.035 s at a 10% margin");
 }
 
 // Its first call in a process costs more (threads, first-touched memory): a call that would pay
