@@ -340,8 +340,8 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
     if (on_cpu) {
       Decision d = chosen(Backend::cpu, cpu, fallback);
       d.cold = cold;
-      // Why the device did not take it: a call on the host's cores that a started device would
-      // run faster says so, and whether its start is under way.
+      // Why the device did not take it, for the trace: cold (and whether its start is now under
+      // way), or slower than this route.
       if (const std::optional<Decision>& device = not_paying[int(Backend::gpu)]) {
         say.append(d, device->reason);
       }
