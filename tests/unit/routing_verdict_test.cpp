@@ -27,5 +27,16 @@ TEST(RoutingVerdict, AWrongVerdictRestsOnMoreThanOneProcess) {
   EXPECT_FALSE(needs_more_samples(6.0, 2.0));  // far apart, but within 5 ms: never wrong
 }
 
+TEST(RoutingVerdict, CallsToPayForAStartComeFromTheTraceReason) {
+  EXPECT_EQ(calls_to_pay_for_start("auto: cpu route 0.0381 s, fallback 0.486 s; gpu route cold "
+                                   "device: start-up 0.23 s > gain 0.0094 s at a 10% margin"),
+            25);
+  EXPECT_EQ(calls_to_pay_for_start("gpu route cold device: start-up 0.2 s > gain 0.05 s at a "
+                                   "10% margin; starting it in the background"),
+            4);
+  EXPECT_EQ(calls_to_pay_for_start("auto: cpu route 0.0202 s, fallback 0.206 s"), 0);
+  EXPECT_EQ(calls_to_pay_for_start("gpu route cold device: start-up 0.2 s > gain -0.01 s"), 0);
+}
+
 }  // namespace
 }  // namespace switchyard::bench

@@ -576,6 +576,10 @@ int routing_main(int argc, char** argv) {
     if (bad_cold && !program) std::printf("%34s cold: %s\n", "", ours.cold_reason.c_str());
     if (bad_warm && !program) {
       std::printf("%34s warm, after %d calls: %s\n", "", ours.calls, ours.warm_reason.c_str());
+      if (const int calls = calls_to_pay_for_start(ours.warm_reason); calls > ours.calls) {
+        std::printf("%34s the device starts once about %d such calls have forgone its start-up\n",
+                    "", calls);
+      }
     }
     for (const Way* forced_way : {&ways[1], &ways[2]}) {
       if (const std::string note = forced_note(*forced_way->run, forced_way->route);

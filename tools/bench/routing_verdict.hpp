@@ -3,6 +3,10 @@
 // The rule by which `switchyard bench routing` judges a route the router chose against another
 // route run on the same shape, and when one process's time is not enough to judge by.
 
+#include <cmath>
+#include <cstdio>
+#include <string>
+
 namespace switchyard::bench {
 
 // Whether the chosen route, taking `chosen` ms, was the wrong choice against one taking `other`
@@ -25,6 +29,22 @@ inline bool needs_more_samples(double ours, double other) {
   const double ratio = ours / other;
   const bool close = ratio <= kNoise && ratio >= 1 / kNoise;
   return close || slower(ours, other);
+}
+
+// How many calls like one whose trace reason holds "cold device: start-up S s > gain G s" the
+// router keeps off the device before their forgone gain pays for its start (the ski rental of
+// docs/router.md): S / G, rounded up; 0 where the reason holds no such figures. A warm call
+// still on the host after fewer calls than that is the rule's price, not the model's error.
+inline int calls_to_pay_for_start(const std::string& reason) {
+  const std::size_t at = reason.find("cold device: start-up ");
+  if (at == std::string::npos) return 0;
+  double start = 0.0, gain = 0.0;
+  if (std::sscanf(reason.c_str() + at, "cold device: start-up %lf s > gain %lf s", &start, &gain) !=
+          2 ||
+      !(gain > 0.0) || !(start > 0.0)) {
+    return 0;
+  }
+  return int(std::ceil(start / gain));
 }
 
 }  // namespace switchyard::bench
