@@ -39,11 +39,9 @@ inline int calls_to_pay_for_start(const std::string& reason) {
   const std::size_t at = reason.find("cold device: start-up ");
   if (at == std::string::npos) return 0;
   double start = 0.0, gain = 0.0;
-  if (std::sscanf(reason.c_str() + at, "cold device: start-up %lf s > gain %lf s", &start, &gain) !=
-          2 ||
-      !(gain > 0.0) || !(start > 0.0)) {
-    return 0;
-  }
+  const int read =
+      std::sscanf(reason.c_str() + at, "cold device: start-up %lf s > gain %lf s", &start, &gain);
+  if (read != 2 || !(gain > 0.0) || !(start > 0.0)) return 0;
   return int(std::ceil(start / gain));
 }
 
