@@ -247,38 +247,61 @@ void time_qr(GeqrfFn<T>* geqrf, OrgqrFn<T>* orgqr, OrmqrFn<T>* ormqr, Geqp3Fn<T>
 // One CPU TSQR call as the route makes it (the fallback's thread count, the fallback's geqrf for
 // what it leaves to it) on a fresh copy of the same random m x n matrix each time, the copy not
 // timed: its seconds, or -1 when it could not run.
+template <class T>
 class CpuTsqrCall {
  public:
-  CpuTsqrCall(GeqrfFn<double>* geqrf, int m, int n)
-      : geqrf_(geqrf), m_(m), n_(n), a0_(random_matrix<double>(std::size_t(m) * n)), tau_(n) {}
+  CpuTsqrCall(GeqrfFn<T>* geqrf, int m, int n)
+      : geqrf_(geqrf), m_(m), n_(n), a0_(random_matrix<T>(std::size_t(m) * n)), tau_(n) {}
   double operator()() {
     a_ = a0_;
     const auto start = Clock::now();
-    const int status = tsqr::factor_cpu(m_, n_, a_.data(), m_, tau_.data(),
-                                        tsqr::Lapack<double>{geqrf_}, fallback_threads());
+    const int status = tsqr::factor_cpu(m_, n_, a_.data(), m_, tau_.data(), tsqr::Lapack<T>{geqrf_},
+                                        fallback_threads());
     return status == tsqr::kOk ? std::chrono::duration<double>(Clock::now() - start).count()
                                : -1.0;
   }
 
  private:
-  GeqrfFn<double>* geqrf_;
+  GeqrfFn<T>* geqrf_;
   int m_, n_;
-  std::vector<double> a0_, a_, tau_;
+  std::vector<T> a0_, a_, tau_;
 };
 
-// What a call of the CPU TSQR costs whatever its size: the median of kCpuTsqrRuns calls on
-// 16384 x 8, the smallest shape the router weighs it for, whose flops take a fraction of it,
-// after an untimed one.
-double cpu_tsqr_call_seconds(GeqrfFn<double>* geqrf) {
-  CpuTsqrCall call(geqrf, 1 << 14, 8);
+// The median seconds of kCpuTsqrRuns calls after an untimed one, or -1 when one could not run.
+// Short calls are timed by their median rather than their best: starting the threads is much
+// of such a call, and varies from one call to the next.
+template <class T>
+double median_seconds(CpuTsqrCall<T>& call) {
   std::vector<double> times;
   for (int i = 0; i <= kCpuTsqrRuns; ++i) {
     const double seconds = call();
-    if (seconds < 0.0) return 1.0;  // it could not run: a cost the router never pays
+    if (seconds < 0.0) return -1.0;
     if (i > 0) times.push_back(seconds);
   }
   std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
   return times[times.size() / 2];
+}
+
+// What a call of the CPU TSQR costs whatever its size: the median time of 16384 x 8, whose flops
+// take a fraction of it.
+double cpu_tsqr_call_seconds(GeqrfFn<double>* geqrf) {
+  CpuTsqrCall<double> call(geqrf, 1 << 14, 8);
+  const double seconds = median_seconds(call);
+  return seconds < 0.0 ? 1.0 : seconds;  // it could not run: a cost the router never pays
+}
+
+// The CPU TSQR's rate on kCpuTsqrShortRows x kQrWidths[width] (calibration.hpp), from its median
+// time. A call that could not run leaves a rate at which the route never pays.
+template <class T>
+void time_cpu_tsqr_short(GeqrfFn<T>* geqrf, int width, CpuRouteRates& rates, Progress& progress) {
+  const int m = kCpuTsqrShortRows, n = kQrWidths[width], p = precision_index<T>;
+  CpuTsqrCall<T> call(geqrf, m, n);
+  const double seconds = median_seconds(call);
+  const Routine r = p == 0 ? Routine::dgeqrf : Routine::sgeqrf;
+  rates.short_geqrf[width][p] = seconds < 0.0 ? 1e-3 : gflops(r, Shape{m, n}, seconds);
+  progress.step((std::string(p == 0 ? "d" : "s") + "cpu TSQR " + std::to_string(m) + " x " +
+                 std::to_string(n))
+                    .c_str());
 }
 
 // What a cold device costs the first call routed to it: that call's time less the same call's
@@ -349,7 +372,7 @@ double later_start(const std::function<double()>& measure) {
 // (docs/routing.md). A forked child has none of them running until then.
 double cpu_tsqr_first_call_seconds(GeqrfFn<double>* geqrf, GemmFn<double>* gemm) {
   return later_start([geqrf, gemm] {
-    CpuTsqrCall call(geqrf, kNarrow.rows, kNarrow.cols);
+    CpuTsqrCall<double> call(geqrf, kNarrow.rows, kNarrow.cols);
     const int n = kSquare / 2;  // a product a threaded BLAS runs on its threads
     const std::vector<double> a = random_matrix<double>(std::size_t(n) * n);
     std::vector<double> c(a.size());
@@ -371,7 +394,7 @@ double cpu_tsqr_first_call_seconds(GeqrfFn<double>* geqrf, GemmFn<double>* gemm)
 SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   using namespace switchyard;
   HostFigures figures = calibration().figures;  // start-ups stay as they were where none runs
-  Progress progress(progress_out, 18 + 10 * kQrSizeCount * kQrWidthCount);
+  Progress progress(progress_out, 18 + 2 * kQrWidthCount + 10 * kQrSizeCount * kQrWidthCount);
   {
     // The device start-ups first, each in a child of this process, which starts none.
     const int m = kNarrow.rows, n = kNarrow.cols, lwork = 1, k = kSquare;
@@ -405,6 +428,10 @@ SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   time_syrk(f.ssyrk, figures.rates, progress);
   figures.cpu_tsqr.call_s = cpu_tsqr_call_seconds(f.dgeqrf);
   progress.step("cpu TSQR call");
+  for (int width = 0; width < kQrWidthCount; ++width) {
+    time_cpu_tsqr_short(f.dgeqrf, width, figures.cpu_tsqr, progress);
+    time_cpu_tsqr_short(f.sgeqrf, width, figures.cpu_tsqr, progress);
+  }
   for (int size = 0; size < kQrSizeCount; ++size) {
     for (int width = 0; width < kQrWidthCount; ++width) {
       time_qr(f.dgeqrf, f.dorgqr, f.dormqr, f.dgeqp3, size, width, figures, progress);

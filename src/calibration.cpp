@@ -78,6 +78,9 @@ std::vector<std::pair<std::string, double*>> fields(HostFigures& f) {
       rates("cpu_tsqr" + at, f.cpu_tsqr.geqrf[z][w]);
     }
   }
+  for (int w = 0; w < kQrWidthCount; ++w) {
+    rates("cpu_tsqr_" + std::to_string(kQrWidths[w]) + "_short", f.cpu_tsqr.short_geqrf[w]);
+  }
   v.push_back({"cpu_tsqr_call_s", &f.cpu_tsqr.call_s});
   v.push_back({"cpu_tsqr_first_call_s", &f.cpu_tsqr.first_call_s});
   v.push_back({"cuda_start_s", &f.cuda_start_s});
@@ -89,9 +92,16 @@ bool is_rate(const std::string& field) {
   return field.size() > 7 && field.compare(field.size() - 7, 7, "_gflops") == 0;
 }
 
-// The fields a file may leave out, all together: xGEQP3's rates (calibration.hpp), which files
-// written before they were measured lack, and which are 0 when not measured.
-bool optional_field(const std::string& field) { return field.find("geqp3_") != std::string::npos; }
+// The fields a file may leave out, each group all together: xGEQP3's rates (group 1) and the CPU
+// TSQR's short rates (group 2, calibration.hpp), which files written before they were measured
+// lack, and which are 0 when not measured; 0 for a field every file has.
+constexpr int kOptionalGroups = 2;
+int optional_group(const std::string& field) {
+  if (field.find("geqp3_") != std::string::npos) return 1;
+  if (field.find("_short_") != std::string::npos) return 2;
+  return 0;
+}
+bool optional_field(const std::string& field) { return optional_group(field) != 0; }
 
 HostFigures scaled(HostFigures f, double factor) {
   for (const auto& [name, value] : fields(f)) {
@@ -126,14 +136,13 @@ double rate_at(double w0, double r0, double w1, double r1, std::int64_t width, d
   return r0 * std::pow(double(std::max<std::int64_t>(1, width)) / w0, exponent);
 }
 
-// A QR routine's rate at `width` columns (reflectors) for the matrix size `z` of kQrSizes: the
-// power law between the two measured widths around it, or beyond the narrowest or widest, the
-// law of the nearest two.
-double width_rate(const double (&rates)[kQrSizeCount][kQrWidthCount][2], int z, int precision,
-                  std::int64_t width) {
+// A QR routine's rate at `width` columns (reflectors) from its rates at kQrWidths on one size:
+// the power law between the two measured widths around it, or beyond the narrowest or widest,
+// the law of the nearest two.
+double width_rate(const double (&rates)[kQrWidthCount][2], int precision, std::int64_t width) {
   int i = 0;
   while (i + 2 < kQrWidthCount && width > kQrWidths[i + 1]) ++i;
-  return rate_at(kQrWidths[i], rates[z][i][precision], kQrWidths[i + 1], rates[z][i + 1][precision],
+  return rate_at(kQrWidths[i], rates[i][precision], kQrWidths[i + 1], rates[i + 1][precision],
                  width);
 }
 
@@ -143,8 +152,8 @@ double width_rate(const double (&rates)[kQrSizeCount][kQrWidthCount][2], int z, 
 // no steeper than -0.5, else the large size's rate.
 double qr_rate_at(const double (&rates)[kQrSizeCount][kQrWidthCount][2], int precision,
                   std::int64_t width, double elements) {
-  const double small = width_rate(rates, 0, precision, width);
-  const double large = width_rate(rates, 1, precision, width);
+  const double small = width_rate(rates[0], precision, width);
+  const double large = width_rate(rates[1], precision, width);
   const double e0 = double(kQrSizes[0]), e1 = double(kQrSizes[1]);
   if (elements <= e0) return small;
   const double exponent = std::log(large / small) / std::log(e1 / e0);
@@ -185,6 +194,9 @@ void adjust_to_kernel_level(Calibration& c, int level) {
     for (auto& at_width : at_size) {
       for (double& rate : at_width) rate *= share;
     }
+  }
+  for (auto& at_width : c.figures.cpu_tsqr.short_geqrf) {
+    for (double& rate : at_width) rate *= share;
   }
   c.cpu_tsqr_certain = false;
   c.source += level >= 3 ? "; the CPU TSQR's rates scaled to its AVX2 kernels (uncalibrated)"
@@ -317,16 +329,16 @@ bool parse_figures(const std::string& text, const std::string& library, int thre
     seen[std::size_t(field - expected.begin())] = true;
   }
   if (!library_matches || !threads_match) return false;
-  std::size_t optional = 0, optional_seen = 0;
+  std::size_t optional[kOptionalGroups + 1] = {}, optional_seen[kOptionalGroups + 1] = {};
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    if (optional_field(expected[i].first)) {
-      ++optional;
-      optional_seen += seen[i] ? 1 : 0;
-    } else if (!seen[i]) {
-      return false;
-    }
+    const int group = optional_group(expected[i].first);
+    if (group == 0 && !seen[i]) return false;
+    ++optional[group];
+    optional_seen[group] += seen[i] ? 1 : 0;
   }
-  if (optional_seen != 0 && optional_seen != optional) return false;
+  for (int g = 1; g <= kOptionalGroups; ++g) {
+    if (optional_seen[g] != 0 && optional_seen[g] != optional[g]) return false;
+  }
   figures = parsed;
   return true;
 }
@@ -462,7 +474,16 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
 
 double cpu_tsqr_seconds(const CpuRouteRates& rates, Routine r, const Shape& s) {
   const int p = single_precision(r) ? 1 : 0;
-  const double gflops = qr_rate_at(rates.geqrf, p, s.n, double(s.m) * double(s.n));
+  double gflops = qr_rate_at(rates.geqrf, p, s.n, double(s.m) * double(s.n));
+  // Under the small size's rows, where the short rates are measured: the power law in the rows
+  // from the short rate to the small size's, continued below kCpuTsqrShortRows, its exponent at
+  // least 0, so that fewer rows never run faster.
+  const double small_rows = double(kQrSizes[0]) / double(std::max<std::int64_t>(1, s.n));
+  if (cpu_tsqr_short_measured(rates, p) && double(s.m) < small_rows &&
+      small_rows > kCpuTsqrShortRows) {
+    const double at_short = width_rate(rates.short_geqrf, p, s.n);
+    gflops = std::min(gflops, rate_at(kCpuTsqrShortRows, at_short, small_rows, gflops, s.m, 0.0));
+  }
   return rates.call_s + routine_flops(r, s) / (gflops * 1e9);
 }
 

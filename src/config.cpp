@@ -11,8 +11,11 @@ namespace {
 // Defaults for the size thresholds: a first cut below which no device route is weighed at all
 // (the router weighs every call above it, calibration.hpp). A 2e7-flop gemm takes 7 ms in
 // reference BLAS and 0.2 ms on a started H200, so the cut sits below where a device can pay.
+// A QR of 4096 rows and 128 columns took 2.0 ms on a started H200 against 2.9-3.1 in OpenBLAS
+// on its 16 cores and 21.5 on the CPU TSQR, whose rates are measured from there up
+// (calibration.hpp), where reference LAPACK took 43 (docs/routing.md, 2026-12-03).
 constexpr double default_gemm_min_flops = 2.0e7;
-constexpr std::int64_t default_tsqr_min_rows = 16384;
+constexpr std::int64_t default_tsqr_min_rows = 4096;
 constexpr double default_tsqr_min_aspect = 16.0;
 // Sparse CG: half-storage DIA when it moves no more bytes per product than
 // CSR (see src/cg/convert.hpp); the GPU from this many rows up.
@@ -257,9 +260,10 @@ std::vector<Setting> settings() {
        "on-demand: a device starts with the first call that pays for it; background: at the "
        "first call, on a helper thread"},
       {"SWITCHYARD_TSQR_MIN_ROWS", shown(double(default_tsqr_min_rows)),
-       "geqrf, orgqr and ormqr go to the GPU only from m rows up"},
+       "geqrf, orgqr and ormqr go to a route only from m rows up (the host's own from 16384 "
+       "where its figures lack their speed on fewer)"},
       {"SWITCHYARD_TSQR_MIN_ASPECT", shown(default_tsqr_min_aspect),
-       "geqrf, orgqr and ormqr go to the GPU only when m >= aspect * n (k for ormqr)"},
+       "geqrf, orgqr and ormqr go to a route only when m >= aspect * n (k for ormqr)"},
       {"SWITCHYARD_CG_BACKEND", "auto",
        "auto, gpu or cpu: where switchyard_cg_* and dsdcg run when the caller says auto"},
       {"SWITCHYARD_CG_DIA_MAX_RATIO", shown(default_cg_dia_max_ratio),

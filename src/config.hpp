@@ -26,7 +26,9 @@ const char* route_choice_name(RouteChoice c);
 
 struct Thresholds {
   double gemm_min_flops;        // SWITCHYARD_GEMM_MIN_FLOPS
-  std::int64_t tsqr_min_rows;   // SWITCHYARD_TSQR_MIN_ROWS
+  // SWITCHYARD_TSQR_MIN_ROWS; the host's own QR routes need the CPU TSQR's rates on short blocks
+  // in the figures to be weighed under kCpuTsqrSizedRows (calibration.hpp).
+  std::int64_t tsqr_min_rows;
   double tsqr_min_aspect;       // SWITCHYARD_TSQR_MIN_ASPECT: m / n at least this
 };
 

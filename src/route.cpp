@@ -81,6 +81,34 @@ bool tall_skinny(const Thresholds& t, std::int64_t m, std::int64_t n, Decision* 
   return true;
 }
 
+// The rows of Q in a call of the tall-skinny QR family (xORMQR's Q is m x m with SIDE = 'L', else
+// n x n); 0 for any other routine.
+std::int64_t qr_rows(Routine r, const Shape& s) {
+  switch (r) {
+    case Routine::sgemm:
+    case Routine::dgemm:
+    case Routine::ssyrk:
+    case Routine::dsyrk:
+      return 0;
+    case Routine::sormqr:
+    case Routine::dormqr:
+      return s.transa == 'L' ? s.m : s.n;
+    default:
+      return s.m;
+  }
+}
+
+// The fewest rows of Q on which backend b's route of the QR family is weighed: the threshold's,
+// and for the host's own routes, whose model knows the CPU TSQR's speed only where it was
+// measured, kCpuTsqrSizedRows unless the figures hold its rates on short blocks.
+std::int64_t route_min_rows(const Thresholds& t, Backend b, Routine r, const HostView* host) {
+  if (b != Backend::cpu) return t.tsqr_min_rows;
+  const bool short_measured =
+      host && cpu_tsqr_short_measured(host->figures->cpu_tsqr, single_precision(r) ? 1 : 0);
+  return short_measured ? t.tsqr_min_rows
+                        : std::max<std::int64_t>(t.tsqr_min_rows, kCpuTsqrSizedRows);
+}
+
 // Whether a call of this shape passes its routine family's threshold from the config; if not,
 // why not goes to `why_not` when that is not null.
 bool past_thresholds(const Thresholds& t, Routine r, const Shape& s, Decision* why_not) {
@@ -282,6 +310,13 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
   const auto takes = [&](Backend b, const Alternative& other) {
     const Candidate& c = b == Backend::gpu ? gpu : cpu;
     if (!c.registered) return false;
+    if (const std::int64_t rows = qr_rows(r, s); rows > 0 && !s.on_device) {
+      if (const std::int64_t least = route_min_rows(cfg.thresholds, b, r, host); rows < least) {
+        not_paying[int(b)] = say.make(Backend::fallback, "%s route too small: m %lld < %lld",
+                                      backend_name(b), (long long)rows, (long long)least);
+        return false;
+      }
+    }
     if (const char* why = c.forced_only ? c.forced_only() : nullptr) {
       if (!why_not_accelerated) why_not_accelerated = why;
       return false;
@@ -348,10 +383,18 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
       return d;
     }
   }
-  for (Backend b : {Backend::gpu, Backend::cpu}) {
-    if (std::optional<Decision>& d = not_paying[int(b)]) {
-      d->cold = cold;
-      return *d;
+  // Each route's reason, the device's first.
+  std::optional<Decision>& device = not_paying[int(Backend::gpu)];
+  std::optional<Decision>& host_route = not_paying[int(Backend::cpu)];
+  if (device && host_route) {
+    char more[sizeof Decision::reason];
+    std::memcpy(more, host_route->reason, sizeof more);
+    say.append(*device, more);
+  }
+  for (std::optional<Decision>* d : {&device, &host_route}) {
+    if (*d) {
+      (*d)->cold = cold;
+      return **d;
     }
   }
   if (why_not_accelerated) return say.make(Backend::fallback, "%s", why_not_accelerated);

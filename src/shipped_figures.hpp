@@ -16,6 +16,14 @@ namespace switchyard::shipped {
 inline constexpr int kShippedKernelLevel = 4;
 inline constexpr double kAvx2KernelShare = 0.4;
 
+// The CPU TSQR's rates on short blocks (kCpuTsqrShortRows rows, calibration.hpp) are from runs
+// of `switchyard calibrate` of 2026-12-03: the H200 host's as measured there, with each fallback
+// (with OpenBLAS loaded they ran at 0.5-0.9 of those with reference LAPACK loaded); the
+// 2-core set's are its small-size rates times the ratio of the two that a run measured on the
+// 2-core AVX-512 development machine (Intel Xeon, reference LAPACK), whose rates ran at about
+// half the set's: 0.33, 0.59, 0.73 and 0.86 at 8 to 256 columns in double, 0.22, 0.35, 0.69 and
+// 0.74 in single. A set without them (`{}`) keeps the host's routes at kCpuTsqrSizedRows.
+
 // The H200 test machine's host (16 cores, Intel Xeon): OpenBLAS 0.3.26 with 16 threads, and
 // Debian's reference BLAS/LAPACK 3.11 (one thread, whatever the count; the CPU TSQR on 16).
 // Each set is a run of 2026-11-25 but for its xGEQP3 rates and the CPU TSQR's figures, which
@@ -47,7 +55,8 @@ inline constexpr HostFigures kOpenBlas16{
     {{{{15.8, 22.0}, {31.5, 52.9}, {32.6, 58.3}, {17.9, 32.5}},
       {{30.0, 50.7}, {59.9, 125.0}, {54.5, 109.0}, {37.3, 81.7}}},
      0.00233,
-     0.00376},
+     0.00376,
+     {{0.327, 0.367}, {3.63, 4.09}, {6.24, 8.53}, {3.93, 5.98}}},
     0.23,
     0.27};
 inline constexpr HostFigures kReference{
@@ -69,7 +78,8 @@ inline constexpr HostFigures kReference{
     {{{{20.8, 28.8}, {44.3, 67.3}, {33.5, 54.4}, {19.0, 33.8}},
       {{30.6, 51.4}, {63.2, 135.0}, {46.1, 121.0}, {37.5, 84.3}}},
      0.00192,
-     0.00248},
+     0.00248,
+     {{0.633, 0.619}, {6.52, 7.19}, {7.51, 8.86}, {4.53, 7.51}}},
     0.23,
     0.28};
 
@@ -95,7 +105,8 @@ inline constexpr HostFigures kReferenceSmallHost{
     {{{{11.3, 22.9}, {22.0, 43.8}, {22.3, 42.9}, {12.1, 30.1}},
       {{12.4, 24.4}, {23.4, 46.4}, {27.1, 50.5}, {20.1, 54.0}}},
      0.00035,
-     0.0011},
+     0.0011,
+     {{3.7, 4.99}, {13.0, 15.1}, {16.2, 29.7}, {10.4, 22.4}}},
     0.23,
     0.28};
 
@@ -118,7 +129,8 @@ inline constexpr HostFigures kOpenBlasSmallHost{
     {{{{11.3, 23.6}, {20.5, 32.2}, {22.5, 41.6}, {12.1, 29.1}},
       {{12.1, 24.6}, {23.0, 45.0}, {27.7, 51.8}, {17.9, 51.3}}},
      0.00031,
-     0.0011},
+     0.0011,
+     {}},  // short rates not measured
     0.23,
     0.27};
 
@@ -149,7 +161,8 @@ inline constexpr HostFigures kReferenceSmallAvx2Host{
     {{{{4.45, 8.61}, {10.1, 21.2}, {10.8, 22.6}, {6.27, 15.0}},
       {{4.95, 10.4}, {10.3, 22.1}, {12.5, 29.7}, {9.57, 19.6}}},
      0.000843,
-     0.00148},
+     0.00148,
+     {}},  // short rates not measured
     0.23,
     0.28};
 
@@ -179,7 +192,8 @@ inline constexpr HostFigures kOpenBlasSmallAvx2Host{
     {{{{4.48, 8.46}, {8.37, 15.6}, {11.3, 19.0}, {6.22, 15.1}},
       {{4.74, 11.0}, {11.8, 21.3}, {15.6, 27.7}, {9.51, 25.3}}},
      0.000803,
-     0.0141},
+     0.0141,
+     {}},  // short rates not measured
     0.23,
     0.28};
 

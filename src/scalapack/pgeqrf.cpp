@@ -31,6 +31,9 @@ constexpr Routine local_routine = sizeof(T) == 8 ? Routine::dgeqrf : Routine::sg
 // it beat ScaLAPACK (on reference BLAS) up to 2^15 x 512, 2.0x there, and tied at 2^14 x 1024,
 // where each rank factors the stack of R factors, 5 P N^3 flops, alone (docs/scalapack.md).
 constexpr int kWidestByDefault = 512;
+// The fewest rows the default routing gives the TSQR, or SWITCHYARD_TSQR_MIN_ROWS if more: the
+// fewest at which it was measured against ScaLAPACK (docs/scalapack.md).
+constexpr int kFewestByDefault = 16384;
 
 // What every process sends to agree: its verdicts (the TSQR, and its GPU variant) and the
 // arguments that must be the same on all of them (ScaLAPACK's PCHK1MAT compares these too).
@@ -68,6 +71,7 @@ const char* local_verdict(bool forced, int m, int n, int ia, int ja, const Descr
   if (const char* why = layout_declines(m, n, ia, ja, d, g)) return why;
   if (!forced) {
     const Thresholds& t = config().thresholds;
+    if (m < kFewestByDefault) return "too small: M < 16384";
     if (m < t.tsqr_min_rows) return "too small: M < SWITCHYARD_TSQR_MIN_ROWS";
     if (double(m) < t.tsqr_min_aspect * double(n)) {
       return "not tall-skinny: M/N < SWITCHYARD_TSQR_MIN_ASPECT";

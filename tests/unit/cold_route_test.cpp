@@ -469,6 +469,67 @@ TEST(HostRoute, NeverTakesOperandsInDeviceMemory) {
             Backend::fallback);
 }
 
+// Under 16384 rows, the fewest on which the CPU TSQR's other rates are measured, the host's routes
+// are weighed down to SWITCHYARD_TSQR_MIN_ROWS (4096) only where the figures hold its rates on
+// short blocks; the device's route is weighed from there whatever they hold.
+TEST(HostRoute, WeighedOnShortBlocksOnlyWhereTheirRatesWereMeasured) {
+  const Config c = defaults();
+  ASSERT_EQ(c.thresholds.tsqr_min_rows, 4096);
+  HostFigures measured = one_gflops_host;
+  for (auto& at_width : measured.cpu_tsqr.short_geqrf) at_width[0] = at_width[1] = 1.0;
+  HostView v = view(0.0);
+  // 8192 x 128: 0.27 s in the fallback, 50 ms on the host route, 10 ms on a started device.
+  const Shape s{8192, 128};
+  EXPECT_FALSE(fallback_on_sight(c, Routine::dgeqrf, s, nullptr));
+  Decision d = decide(c, Routine::dgeqrf, s, nullptr, cpu_50, Candidate{}, &v);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_STREQ(d.reason, "cpu route too small: m 8192 < 16384");
+  EXPECT_EQ(decide(c, Routine::dgeqrf, s, nullptr, cpu_50, costed_gpu, &v).backend, Backend::gpu);
+  v.figures = &measured;
+  d = decide(c, Routine::dgeqrf, s, nullptr, cpu_50, Candidate{}, &v);
+  EXPECT_EQ(d.backend, Backend::cpu);
+  EXPECT_STREQ(d.reason, "auto: cpu route 0.05 s, fallback 0.267 s");
+  EXPECT_EQ(decide(c, Routine::dgeqrf, s, nullptr, cpu_50, costed_gpu, &v).backend, Backend::gpu);
+  // Q's rows for xORMQR: m from the left, n from the right.
+  EXPECT_EQ(
+      decide(c, Routine::dormqr, Shape{8192, 16, 128, 'L', 'T'}, nullptr, cpu_50, Candidate{}, &v)
+          .backend,
+      Backend::cpu);
+  EXPECT_EQ(
+      decide(c, Routine::dormqr, Shape{16, 2048, 128, 'R', 'T'}, nullptr, cpu_50, Candidate{}, &v)
+          .backend,
+      Backend::fallback);
+  // Below the threshold nothing is weighed, and a threshold set higher holds for both routes.
+  EXPECT_TRUE(fallback_on_sight(c, Routine::dgeqrf, Shape{4095, 128}, nullptr));
+  Config high = c;
+  high.thresholds.tsqr_min_rows = 1 << 20;
+  d = decide(high, Routine::dgeqrf, Shape{1 << 19, 32}, nullptr, cpu_50, costed_gpu, &v);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_STREQ(d.reason, "too small: m 524288 < 1048576");
+}
+
+TEST(HostRoute, CpuTsqrSecondsFallOnShortBlocksTowardsTheirMeasuredRate) {
+  CpuRouteRates r = cpu_tsqr_at(8.0, 0.004);
+  const auto seconds = [&](std::int64_t m) {
+    return cpu_tsqr_seconds(r, Routine::dgeqrf, Shape{m, 32});
+  };
+  const auto at = [](std::int64_t m, double gflops) {
+    return 0.004 + routine_flops(Routine::dgeqrf, Shape{m, 32}) / (gflops * 1e9);
+  };
+  EXPECT_NEAR(seconds(4096), at(4096, 8.0), 1e-12) << "not measured: the small size's rate";
+  for (auto& at_width : r.short_geqrf) at_width[0] = at_width[1] = 2.0;
+  // The small size at 32 columns is 2^22 / 32 = 131072 rows, 32 times the short blocks' 4096:
+  // the rate rises as (m / 4096)^0.4 from 2 to 8 GFLOP/s between them.
+  EXPECT_NEAR(seconds(4096), at(4096, 2.0), 1e-12);
+  EXPECT_NEAR(seconds(16384), at(16384, 2.0 * std::pow(4.0, 0.4)), 1e-12);
+  EXPECT_NEAR(seconds(131072), at(131072, 8.0), 1e-12);
+  EXPECT_NEAR(seconds(1 << 20), at(1 << 20, 8.0), 1e-12) << "above it as before";
+  EXPECT_NEAR(seconds(2048), at(2048, 2.0 * std::pow(0.5, 0.4)), 1e-12) << "and on below";
+  // Short blocks measured faster than the small size never make a call faster than it.
+  for (auto& at_width : r.short_geqrf) at_width[0] = at_width[1] = 20.0;
+  EXPECT_NEAR(seconds(16384), at(16384, 8.0), 1e-12);
+}
+
 TEST(HostRoute, CpuTsqrSecondsAreItsCostOfACallAndItsFlopsAtItsRate) {
   // 2^17 x 32 at 2 GFLOP/s: the small size's rate; 0.27 GFLOP of xGEQRF's flops.
   const Shape s{1 << 17, 32};
@@ -664,6 +725,34 @@ TEST(CalibrationFile, PivotedQrRatesAreAllThereOrNone) {
   EXPECT_DOUBLE_EQ(back.rates.geqp3[1][1][0], 0.375);
   std::string some = with;
   const std::string line = "dgeqp3_32_large_gflops 0.375\n";
+  some.erase(some.find(line), line.size());
+  EXPECT_FALSE(parse_figures(some, library, 16, back)) << "one of them missing";
+}
+
+// The CPU TSQR's short rates likewise: all of them or none (a file from before they were
+// measured), and without them the host's routes are not weighed under the device's cut.
+TEST(CalibrationFile, ShortBlockRatesAreAllThereOrNone) {
+  HostFigures f;
+  f.rates = one_gflops();
+  f.cpu_tsqr = cpu_tsqr_at(2.0);
+  f.cuda_start_s = 0.41;
+  f.opencl_start_s = 1.9;
+  const std::string library = "/usr/lib/liblapack.so.3";
+  const std::string without = format_figures(library, 16, f);
+  EXPECT_EQ(without.find("_short_"), std::string::npos) << without;
+  HostFigures back;
+  ASSERT_TRUE(parse_figures(without, library, 16, back));
+  EXPECT_FALSE(cpu_tsqr_short_measured(back.cpu_tsqr, 0));
+  for (auto& at_width : f.cpu_tsqr.short_geqrf) at_width[0] = 0.5, at_width[1] = 0.75;
+  f.cpu_tsqr.short_geqrf[2][0] = 0.625;
+  const std::string with = format_figures(library, 16, f);
+  EXPECT_NE(with.find("dcpu_tsqr_128_short_gflops 0.625\n"), std::string::npos) << with;
+  ASSERT_TRUE(parse_figures(with, library, 16, back));
+  EXPECT_TRUE(cpu_tsqr_short_measured(back.cpu_tsqr, 0) &&
+              cpu_tsqr_short_measured(back.cpu_tsqr, 1));
+  EXPECT_DOUBLE_EQ(back.cpu_tsqr.short_geqrf[2][0], 0.625);
+  std::string some = with;
+  const std::string line = "dcpu_tsqr_128_short_gflops 0.625\n";
   some.erase(some.find(line), line.size());
   EXPECT_FALSE(parse_figures(some, library, 16, back)) << "one of them missing";
 }

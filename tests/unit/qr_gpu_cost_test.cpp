@@ -17,9 +17,11 @@ struct Measured {
 
 TEST(QrGpuCost, DgeqrfFromHostMemoryIsModelledNearWhatTheH200Measured) {
   const HostFigures unused{};
-  for (const Measured& c : {Measured{1L << 20, 32, 12.2}, Measured{1L << 22, 8, 13.8},
-                            Measured{1L << 22, 32, 42.4}, Measured{1L << 23, 8, 24.1},
-                            Measured{1L << 23, 32, 78.2}}) {
+  for (const Measured& c :
+       {Measured{1L << 20, 32, 12.2}, Measured{1L << 22, 8, 13.8}, Measured{1L << 22, 32, 42.4},
+        Measured{1L << 23, 8, 24.1}, Measured{1L << 23, 32, 78.2}, Measured{4096, 128, 2.0},
+        Measured{4096, 256, 4.3}, Measured{8192, 128, 2.3}, Measured{8192, 256, 5.1},
+        Measured{16384, 128, 2.5}}) {
     const double modelled =
         1e3 * qr::gpu::device_seconds<double, Routine::dgeqrf>(Shape{c.m, c.n}, unused);
     EXPECT_GE(modelled, 0.9 * c.ms) << c.m << " x " << c.n;

@@ -220,7 +220,8 @@ bool parse_shape(const std::string& text, Shape& shape) {
     shape = gram(r.substr(0, 1).c_str(), number(1), number(2));
   } else if ((r == "dsyrk" || r == "ssyrk") && parts.size() == 5) {
     shape = syrk(r.substr(0, 1).c_str(), parts[1].c_str(), parts[2].c_str(), number(3), number(4));
-  } else if ((r == "dgeqrf" || r == "dorgqr" || r == "dgeqp3") && parts.size() == 3) {
+  } else if ((r == "dgeqrf" || r == "sgeqrf" || r == "dorgqr" || r == "dgeqp3") &&
+             parts.size() == 3) {
     shape = qr(r.c_str(), number(1), number(2));
   } else if (r == "dormqr" && parts.size() == 4) {
     shape = qr(r.c_str(), number(1), number(2), number(3));
@@ -446,7 +447,7 @@ int routing_main(int argc, char** argv) {
                    "programs: every "
                    "driver\n"
                    "  --shapes: e.g. dgemm:T:N:64:64:4194304, dgram:64:4194304, "
-                   "dgesdd:1048576:64, dgels:4194304:64:1\n");
+                   "sgeqrf:8192:256, dgesdd:1048576:64, dgels:4194304:64:1\n");
       return 2;
     }
   }

@@ -11,6 +11,7 @@
 // program's repeated calls started the device only after twice as many as would pay for it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 #include "calibration.hpp"
@@ -19,7 +20,13 @@
 namespace switchyard::qr::gpu {
 
 inline constexpr double kStreamedBytesPerSecond = 45e9;
+// What a call takes whatever its bytes and flops: at least 1 ms, and on a short matrix the
+// latency of its panels, each a chain of small kernels. A started H200 took 0.6-0.8 ms at 4096
+// and 8192 rows and 32 columns, 2.0-2.8 ms at 4096 to 16384 rows and 128 columns, 4.3-5.7 ms at
+// 256 columns, however few the rows (`switchyard bench routing`, docs/routing.md, 2026-12-03),
+// where the model with 1 ms alone put 4096 x 256 at 1.6 ms.
 inline constexpr double kCallSeconds = 1e-3;
+inline constexpr double kColumnSeconds = 16e-6;
 
 template <class T>
 inline constexpr double kDeviceFlopsPerSecond = sizeof(T) == 8 ? 3e12 : 5e12;
@@ -37,11 +44,24 @@ inline double streamed_bytes(Routine r, const Shape& s, std::size_t element) {
   }
 }
 
+// The columns a call factors, or the reflectors it forms or applies (xORGQR, xORMQR).
+inline double panel_columns(Routine r, const Shape& s) {
+  switch (r) {
+    case Routine::sorgqr:
+    case Routine::dorgqr:
+    case Routine::sormqr:
+    case Routine::dormqr:
+      return double(s.k);
+    default:
+      return double(s.n);
+  }
+}
+
 // A call that moves `bytes` across the link and does routine r's flops on the device.
 template <class T>
 double moved_and_computed_seconds(Routine r, const Shape& s, double bytes) {
-  return kCallSeconds + bytes / kStreamedBytesPerSecond +
-         routine_flops(r, s) / kDeviceFlopsPerSecond<T>;
+  return std::max(kCallSeconds, kColumnSeconds * panel_columns(r, s)) +
+         bytes / kStreamedBytesPerSecond + routine_flops(r, s) / kDeviceFlopsPerSecond<T>;
 }
 
 template <class T, Routine R>
