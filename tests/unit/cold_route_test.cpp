@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -700,9 +701,17 @@ TEST(CalibrationFile, RoundTripsAndRejectsAnythingElse) {
       << "an unknown field";
 }
 
-// xGEQP3's rates go into the file when measured, and a file may leave them all out (one written
-// before they were measured), not some of them.
-TEST(CalibrationFile, PivotedQrRatesAreAllThereOrNone) {
+// A group of rates a calibration file may leave out: they go into it when measured, and a file
+// may leave them all out (one written before they were measured), not some of them.
+struct OptionalRates {
+  const char* marker;                    // in the name of each field of the group
+  void (*measure)(HostFigures&);         // gives each of them a value, and one of them 0.375
+  bool (*measured)(const HostFigures&);  // whether the figures hold all of them
+  const char* line;                      // that one's line in the file
+  double (*value)(const HostFigures&);   // that one's value
+};
+
+void expect_all_or_none(const OptionalRates& group) {
   HostFigures f;
   f.rates = one_gflops();
   f.cpu_tsqr = cpu_tsqr_at(2.0);
@@ -710,51 +719,52 @@ TEST(CalibrationFile, PivotedQrRatesAreAllThereOrNone) {
   f.opencl_start_s = 1.9;
   const std::string library = "/usr/lib/liblapack.so.3";
   const std::string without = format_figures(library, 16, f);
-  EXPECT_EQ(without.find("geqp3"), std::string::npos) << without;
+  EXPECT_EQ(without.find(group.marker), std::string::npos) << without;
   HostFigures back;
   ASSERT_TRUE(parse_figures(without, library, 16, back));
-  EXPECT_FALSE(geqp3_measured(back.rates, 0));
-  for (auto& at_size : f.rates.geqp3) {
-    for (auto& at_width : at_size) at_width[0] = 0.5, at_width[1] = 0.75;
-  }
-  f.rates.geqp3[1][1][0] = 0.375;
+  EXPECT_FALSE(group.measured(back));
+  group.measure(f);
   const std::string with = format_figures(library, 16, f);
-  EXPECT_NE(with.find("dgeqp3_32_large_gflops 0.375\n"), std::string::npos) << with;
+  EXPECT_NE(with.find(group.line), std::string::npos) << with;
   ASSERT_TRUE(parse_figures(with, library, 16, back));
-  EXPECT_TRUE(geqp3_measured(back.rates, 0) && geqp3_measured(back.rates, 1));
-  EXPECT_DOUBLE_EQ(back.rates.geqp3[1][1][0], 0.375);
+  EXPECT_TRUE(group.measured(back));
+  EXPECT_DOUBLE_EQ(group.value(back), 0.375);
   std::string some = with;
-  const std::string line = "dgeqp3_32_large_gflops 0.375\n";
-  some.erase(some.find(line), line.size());
+  some.erase(some.find(group.line), std::strlen(group.line));
   EXPECT_FALSE(parse_figures(some, library, 16, back)) << "one of them missing";
 }
 
-// The CPU TSQR's short rates likewise: all of them or none (a file from before they were
-// measured), and without them the host's routes are not weighed under the device's cut.
+TEST(CalibrationFile, PivotedQrRatesAreAllThereOrNone) {
+  expect_all_or_none({"geqp3",
+                      [](HostFigures& f) {
+                        for (auto& at_size : f.rates.geqp3) {
+                          for (auto& at_width : at_size) at_width[0] = 0.5, at_width[1] = 0.75;
+                        }
+                        f.rates.geqp3[1][1][0] = 0.375;
+                      },
+                      [](const HostFigures& f) {
+                        return geqp3_measured(f.rates, 0) && geqp3_measured(f.rates, 1);
+                      },
+                      "dgeqp3_32_large_gflops 0.375\n",
+                      [](const HostFigures& f) { return f.rates.geqp3[1][1][0]; }});
+}
+
+// The CPU TSQR's rates on short blocks: without them the host's routes are not weighed under
+// kCpuTsqrSizedRows.
 TEST(CalibrationFile, ShortBlockRatesAreAllThereOrNone) {
-  HostFigures f;
-  f.rates = one_gflops();
-  f.cpu_tsqr = cpu_tsqr_at(2.0);
-  f.cuda_start_s = 0.41;
-  f.opencl_start_s = 1.9;
-  const std::string library = "/usr/lib/liblapack.so.3";
-  const std::string without = format_figures(library, 16, f);
-  EXPECT_EQ(without.find("_short_"), std::string::npos) << without;
-  HostFigures back;
-  ASSERT_TRUE(parse_figures(without, library, 16, back));
-  EXPECT_FALSE(cpu_tsqr_short_measured(back.cpu_tsqr, 0));
-  for (auto& at_width : f.cpu_tsqr.short_geqrf) at_width[0] = 0.5, at_width[1] = 0.75;
-  f.cpu_tsqr.short_geqrf[2][0] = 0.625;
-  const std::string with = format_figures(library, 16, f);
-  EXPECT_NE(with.find("dcpu_tsqr_128_short_gflops 0.625\n"), std::string::npos) << with;
-  ASSERT_TRUE(parse_figures(with, library, 16, back));
-  EXPECT_TRUE(cpu_tsqr_short_measured(back.cpu_tsqr, 0) &&
-              cpu_tsqr_short_measured(back.cpu_tsqr, 1));
-  EXPECT_DOUBLE_EQ(back.cpu_tsqr.short_geqrf[2][0], 0.625);
-  std::string some = with;
-  const std::string line = "dcpu_tsqr_128_short_gflops 0.625\n";
-  some.erase(some.find(line), line.size());
-  EXPECT_FALSE(parse_figures(some, library, 16, back)) << "one of them missing";
+  expect_all_or_none({"_short_",
+                      [](HostFigures& f) {
+                        for (auto& at_width : f.cpu_tsqr.short_geqrf) {
+                          at_width[0] = 0.5, at_width[1] = 0.75;
+                        }
+                        f.cpu_tsqr.short_geqrf[2][0] = 0.375;
+                      },
+                      [](const HostFigures& f) {
+                        return cpu_tsqr_short_measured(f.cpu_tsqr, 0) &&
+                               cpu_tsqr_short_measured(f.cpu_tsqr, 1);
+                      },
+                      "dcpu_tsqr_128_short_gflops 0.375\n",
+                      [](const HostFigures& f) { return f.cpu_tsqr.short_geqrf[2][0]; }});
 }
 
 }  // namespace
