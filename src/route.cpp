@@ -215,9 +215,10 @@ bool weigh(const RouteCost& cost, const HostView& host, bool with_startup, const
     // Ski rental: once the calls kept off the device would together have paid for its start,
     // it starts in the background, so that the calls after it stop forgoing their gain, and no
     // call waits for it. The gain counted is the other's time over the margin, less the
-    // device's.
+    // device's, and none where the device is ahead by less than the margin: such a call would
+    // otherwise take from what the calls before it forwent.
     const device::Family family = *cost.family;
-    const double gain = other.seconds / (factor * kColdMargin) - route;
+    const double gain = std::max(0.0, other.seconds / (factor * kColdMargin) - route);
     const double forgone = host.forgone_s[int(family)] + gain;
     if (!host.nested) cold = ColdDecline{family, gain, forgone >= startup};
     say.write(why, size, "cold device: start-up %.2g s > gain %.2g s at a %.0f%% margin%s%s",

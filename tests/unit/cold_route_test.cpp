@@ -150,6 +150,13 @@ TEST(ColdRoute, DeclinedCallsThatTogetherPayStartTheDeviceInTheBackground) {
   const Decision none =
       decide(c, Routine::dgeqrf, Shape{1 << 14, 16}, nullptr, Candidate{}, costed_gpu, &cold);
   EXPECT_FALSE(none.cold.has_value()) << none.reason;
+  // Nor does one the device would run faster by less than the margin (0.010 against 0.0105 s),
+  // rather than take from what the others forwent.
+  const Decision within =
+      decide(c, Routine::dgeqrf, Shape{20480, 16}, nullptr, Candidate{}, costed_gpu, &cold);
+  ASSERT_TRUE(within.cold.has_value()) << within.reason;
+  EXPECT_EQ(within.cold->gain_s, 0.0);
+  EXPECT_NE(std::string(within.reason).find("gain 0 s"), std::string::npos) << within.reason;
 }
 
 TEST(ColdRoute, CallsTheFallbackMakesInsideARoutedCallForgoNothing) {
