@@ -6,13 +6,15 @@
 // by the least that the apply kernels were measured to reach against it, so that it errs on
 // the slow side; it is as certain as the CPU TSQR's figures it is drawn from, and a process's
 // first call on the host's cores pays that call's extra (host_route_first_call.hpp). They run on
-// as many threads as the fallback would.
+// as many threads as the fallback would, shared among the calls on the host's cores that run at
+// once (host_route_threads.hpp).
 #include <algorithm>
 
 #include "calibration.hpp"
 #include "calls.hpp"
 #include "dispatch.hpp"
 #include "host_route_first_call.hpp"
+#include "host_route_threads.hpp"
 #include "optimal_lwork.hpp"
 #include "qr/cpu_apply_q.hpp"
 
@@ -40,7 +42,8 @@ const char* orgqr_declines(const OrgqrCall<T>& g) {
 
 template <class T>
 bool orgqr_run(const OrgqrCall<T>& g) {
-  if (qr::form_q_cpu(g.m, g.n, g.k, g.a, g.lda, g.tau, fallback_threads()) != qr::kCpuApplied) {
+  const HostRouteThreads threads;
+  if (qr::form_q_cpu(g.m, g.n, g.k, g.a, g.lda, g.tau, threads.count()) != qr::kCpuApplied) {
     return false;
   }
   note_host_route_run();
@@ -59,8 +62,9 @@ const char* ormqr_declines(const OrmqrCall<T>& g) {
 
 template <class T>
 bool ormqr_run(const OrmqrCall<T>& g) {
+  const HostRouteThreads threads;
   if (qr::apply_q_cpu(g.trans == 'T', g.m, g.n, g.k, g.a, g.lda, g.tau, g.c, g.ldc,
-                      fallback_threads()) != qr::kCpuApplied) {
+                      threads.count()) != qr::kCpuApplied) {
     return false;
   }
   note_host_route_run();

@@ -9,12 +9,14 @@
 // pivoting adds n x n work to the TSQR, and the fallback's xGEQP3 takes at least its xGEQRF's
 // time (calibration.cpp). The routes run on as many threads as the fallback would
 // (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, else every core), so that a program that limits its
-// BLAS's threads limits them too.
+// BLAS's threads limits them too, shared among the calls on the host's cores that run at once
+// (host_route_threads.hpp).
 #include "calibration.hpp"
 #include "calls.hpp"
 #include "dispatch.hpp"
 #include "fallback.hpp"
 #include "host_route_first_call.hpp"
+#include "host_route_threads.hpp"
 #include "optimal_lwork.hpp"
 #include "tsqr/cpu_tsqr.hpp"
 #include "tsqr/lapack_table.hpp"
@@ -32,7 +34,8 @@ const char* declines(const GeqrfCall<T>& g) {
 template <class T>
 bool run(const GeqrfCall<T>& g) {
   const tsqr::Lapack<T> lapack = tsqr::fallback_lapack<T>();
-  if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, lapack, fallback_threads()) != tsqr::kOk) {
+  const HostRouteThreads threads;
+  if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, lapack, threads.count()) != tsqr::kOk) {
     return false;
   }
   note_host_route_run();
@@ -50,8 +53,9 @@ const char* declines_wide(const GeqrfWideCall<T>& g) {
 
 template <class T>
 bool run_wide(const GeqrfWideCall<T>& g) {
-  if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, tsqr::fallback_lapack<T>(),
-                       fallback_threads()) != tsqr::kOk) {
+  const HostRouteThreads threads;
+  if (tsqr::factor_cpu(g.m, g.n, g.a, g.lda, g.tau, tsqr::fallback_lapack<T>(), threads.count()) !=
+      tsqr::kOk) {
     return false;
   }
   note_host_route_run();
@@ -68,8 +72,9 @@ const char* declines_pivoted(const Geqp3Call<T>& g) {
 template <class T>
 bool run_pivoted(const Geqp3Call<T>& g) {
   T work1{};
+  const HostRouteThreads threads;
   if (tsqr::factor_pivoted_cpu(g.m, g.n, g.a, g.lda, g.jpvt, g.tau, tsqr::fallback_lapack<T>(),
-                               fallback_threads(), &work1) != tsqr::kOk) {
+                               threads.count(), &work1) != tsqr::kOk) {
     return false;
   }
   note_host_route_run();
