@@ -92,16 +92,16 @@ bool is_rate(const std::string& field) {
   return field.size() > 7 && field.compare(field.size() - 7, 7, "_gflops") == 0;
 }
 
-// The fields a file may leave out, each group all together: xGEQP3's rates (group 1) and the CPU
-// TSQR's short rates (group 2, calibration.hpp), which files written before they were measured
-// lack, and which are 0 when not measured; 0 for a field every file has.
-constexpr int kOptionalGroups = 2;
+// The fields a file may leave out, each group all together: xGEQP3's rates and the CPU TSQR's
+// short rates (calibration.hpp), which files written before they were measured lack, and which
+// are 0 when not measured; kEveryFile for a field every file has.
+constexpr int kEveryFile = 0, kPivotedQrRates = 1, kShortBlockRates = 2, kOptionalGroups = 2;
 int optional_group(const std::string& field) {
-  if (field.find("geqp3_") != std::string::npos) return 1;
-  if (field.find("_short_") != std::string::npos) return 2;
-  return 0;
+  if (field.find("geqp3_") != std::string::npos) return kPivotedQrRates;
+  if (field.find("_short_") != std::string::npos) return kShortBlockRates;
+  return kEveryFile;
 }
-bool optional_field(const std::string& field) { return optional_group(field) != 0; }
+bool optional_field(const std::string& field) { return optional_group(field) != kEveryFile; }
 
 HostFigures scaled(HostFigures f, double factor) {
   for (const auto& [name, value] : fields(f)) {
@@ -166,7 +166,9 @@ double qr_rate_at(const double (&rates)[kQrSizeCount][kQrWidthCount][2], int pre
 // of their costs of a call and first call; the start-ups are `many`'s. A BLAS runs a routine's
 // calls faster on more threads, but less than in proportion once they are bound by memory: the
 // CPU TSQR at 2^20 x 32 in double ran at 55 GFLOP/s with 16 threads on the H200 host and at 23
-// with 2 on the 2-core host, where OpenBLAS's dgeqrf at 2^17 x 32 ran at 17 on both.
+// with 2 on the 2-core host, where OpenBLAS's dgeqrf at 2^17 x 32 ran at 17 on both. The CPU
+// TSQR's rates on short blocks are the lower of the two sets': on more threads it cuts a short
+// matrix into shorter leaves, and ran slower on 16 than on 2.
 HostFigures between(HostFigures few_set, int few, HostFigures many_set, int many, int threads) {
   const auto from = fields(few_set);
   const auto to = fields(many_set);
@@ -175,7 +177,13 @@ HostFigures between(HostFigures few_set, int few, HostFigures many_set, int many
     double& value = *to[i].second;
     if (is_rate(name)) {
       const bool measured = value > 0.0 && *from[i].second > 0.0;  // else 0: not measured
-      value = measured ? rate_at(few, *from[i].second, many, value, threads, 0.0, 1.0) : 0.0;
+      if (!measured) {
+        value = 0.0;
+      } else if (optional_group(name) == kShortBlockRates) {
+        value = std::min(value, *from[i].second);
+      } else {
+        value = rate_at(few, *from[i].second, many, value, threads, 0.0, 1.0);
+      }
     } else if (name.rfind("cpu_tsqr_", 0) == 0) {
       value = std::max(value, *from[i].second);
     }
@@ -332,7 +340,7 @@ bool parse_figures(const std::string& text, const std::string& library, int thre
   std::size_t optional[kOptionalGroups + 1] = {}, optional_seen[kOptionalGroups + 1] = {};
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const int group = optional_group(expected[i].first);
-    if (group == 0 && !seen[i]) return false;
+    if (group == kEveryFile && !seen[i]) return false;
     ++optional[group];
     optional_seen[group] += seen[i] ? 1 : 0;
   }

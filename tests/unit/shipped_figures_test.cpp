@@ -108,5 +108,33 @@ TEST(ShippedFigures, TwoThreadsOnAnAvx2CpuTakeTheAvx2HostsSet) {
             shipped::kReferenceSmallHost.rates.gemm_square[0]);
 }
 
+// The CPU TSQR's rates on short blocks, which let the router weigh it under 16384 rows: shipped
+// for OpenBLAS on 16 threads and for reference LAPACK, on other thread counts the lower of the
+// two sets' and scaled to lower kernel levels with the rest, but not on a 2-core AVX2 host; nor
+// for OpenBLAS on other thread counts, whose 2-core set lacks them.
+TEST(ShippedFigures, ShortBlockRatesWhereMeasured) {
+  const auto measured = [](const Calibration& c) {
+    return cpu_tsqr_short_measured(c.figures.cpu_tsqr, 0) &&
+           cpu_tsqr_short_measured(c.figures.cpu_tsqr, 1);
+  };
+  EXPECT_TRUE(measured(figures_of("/opt/h/libopenblas.so.0", 16)));
+  EXPECT_FALSE(measured(figures_of("/opt/h/libopenblas.so.0", 2)));
+  EXPECT_FALSE(measured(figures_of("/opt/h/libopenblas.so.0", 4)));
+  EXPECT_TRUE(measured(figures_of("/opt/h/lapack/liblapack.so.3", 16)));
+  EXPECT_TRUE(measured(figures_of("/opt/h/lapack/liblapack.so.3", 2)));
+  const Calibration four = figures_of("/opt/h/lapack/liblapack.so.3", 4);
+  EXPECT_TRUE(measured(four));
+  const double few = shipped::kReferenceSmallHost.cpu_tsqr.short_geqrf[2][0];
+  const double many = shipped::kReference.cpu_tsqr.short_geqrf[2][0];
+  EXPECT_EQ(four.figures.cpu_tsqr.short_geqrf[2][0], std::min(few, many));
+  const Calibration avx2 = shipped_calibration("/opt/h/lapack/liblapack.so.3", 8, 3);
+  EXPECT_NEAR(avx2.figures.cpu_tsqr.short_geqrf[2][0],
+              shipped::kAvx2KernelShare *
+                  figures_of("/opt/h/lapack/liblapack.so.3", 8).figures.cpu_tsqr.short_geqrf[2][0],
+              1e-12);
+  EXPECT_FALSE(measured(
+      shipped_calibration("/opt/h/lapack/liblapack.so.3", 2, shipped::kSmallAvx2HostKernelLevel)));
+}
+
 }  // namespace
 }  // namespace switchyard
