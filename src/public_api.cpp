@@ -9,6 +9,7 @@
 #include "export.hpp"
 #include "fallback.hpp"
 #include "info_hooks.hpp"
+#include "route.hpp"
 #include "switchyard.h"
 #include "trace.hpp"
 #include "tsqr/cpu_leaf.hpp"
@@ -62,6 +63,9 @@ void print_configuration(FILE* out) {
                             : "baseline",
                figures.cpu_tsqr_certain ? "figures for this host"
                                         : "uncalibrated figures (taken only where twice as fast)");
+  const std::int64_t rows = host_route_min_rows(c.thresholds, figures.figures.cpu_tsqr, 0);
+  std::fprintf(out, "  CPU TSQR weighed from %lld rows%s\n", (long long)rows,
+               rows > c.thresholds.tsqr_min_rows ? " (no figures for it on fewer)" : "");
 }
 
 }  // namespace

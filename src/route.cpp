@@ -98,15 +98,13 @@ std::int64_t qr_rows(Routine r, const Shape& s) {
   }
 }
 
-// The fewest rows of Q on which backend b's route of the QR family is weighed: the threshold's,
-// and for the host's own routes, whose model knows the CPU TSQR's speed only where it was
-// measured, kCpuTsqrSizedRows unless the figures hold its rates on short blocks.
+// The fewest rows of Q on which backend b's route of the QR family is weighed (the host's own
+// without figures: as without its short-block rates).
 std::int64_t route_min_rows(const Thresholds& t, Backend b, Routine r, const HostView* host) {
   if (b != Backend::cpu) return t.tsqr_min_rows;
-  const bool short_measured =
-      host && cpu_tsqr_short_measured(host->figures->cpu_tsqr, single_precision(r) ? 1 : 0);
-  return short_measured ? t.tsqr_min_rows
-                        : std::max<std::int64_t>(t.tsqr_min_rows, kCpuTsqrSizedRows);
+  const int precision = single_precision(r) ? 1 : 0;
+  return host ? host_route_min_rows(t, host->figures->cpu_tsqr, precision)
+              : std::max<std::int64_t>(t.tsqr_min_rows, kCpuTsqrSizedRows);
 }
 
 // Whether a call of this shape passes its routine family's threshold from the config; if not,
@@ -241,6 +239,12 @@ Decision forced(Backend b, const Candidate& c, const char* routine, const Reason
 }
 
 }  // namespace
+
+std::int64_t host_route_min_rows(const Thresholds& t, const CpuRouteRates& rates, int precision) {
+  return cpu_tsqr_short_measured(rates, precision)
+             ? t.tsqr_min_rows
+             : std::max<std::int64_t>(t.tsqr_min_rows, kCpuTsqrSizedRows);
+}
 
 const char* backend_name(Backend b) {
   switch (b) {

@@ -102,6 +102,11 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
                 const Candidate& cpu, const Candidate& gpu, const HostView* host = nullptr,
                 bool described = true);
 
+// The fewest rows of Q on which the host's own QR routes are weighed in precision p ([0] double,
+// [1] single): the threshold's, or, where `rates` lack the CPU TSQR's rates on short blocks,
+// kCpuTsqrSizedRows, since their model knows its speed only where it was measured.
+std::int64_t host_route_min_rows(const Thresholds& t, const CpuRouteRates& rates, int precision);
+
 // The HostView of this process now: a fallback's figures and the devices' states.
 HostView current_host_view(const Calibration& figures);
 

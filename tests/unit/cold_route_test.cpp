@@ -516,6 +516,18 @@ TEST(HostRoute, WeighedOnShortBlocksOnlyWhereTheirRatesWereMeasured) {
   EXPECT_STREQ(d.reason, "too small: m 524288 < 1048576");
 }
 
+// What switchyard info reports, and the router holds to.
+TEST(HostRoute, WeighedFromTheThresholdOnlyWithShortBlockRates) {
+  Config c = defaults();
+  CpuRouteRates rates = cpu_tsqr_at(2.0);
+  EXPECT_EQ(host_route_min_rows(c.thresholds, rates, 0), 16384);
+  for (auto& at_width : rates.short_geqrf) at_width[0] = 1.0;
+  EXPECT_EQ(host_route_min_rows(c.thresholds, rates, 0), 4096);
+  EXPECT_EQ(host_route_min_rows(c.thresholds, rates, 1), 16384) << "single: not measured";
+  c.thresholds.tsqr_min_rows = 100000;
+  EXPECT_EQ(host_route_min_rows(c.thresholds, rates, 0), 100000);
+}
+
 TEST(HostRoute, CpuTsqrSecondsFallOnShortBlocksTowardsTheirMeasuredRate) {
   CpuRouteRates r = cpu_tsqr_at(8.0, 0.004);
   const auto seconds = [&](std::int64_t m) {
