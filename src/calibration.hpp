@@ -88,11 +88,10 @@ inline bool geqp3_measured(const FallbackRates& rates, int p) {
 // Its rates on kCpuTsqrShortRows rows ([width][precision], 0 where not measured: a calibration
 // file or shipped set from before they were), like the others, count a call's whole time, so
 // that the model, which adds call_s, errs there on the slow side by call_s. Short blocks cost it
-// more than their flops: each of its threads
-// takes a leaf of m / threads rows, and the stacks of R factors grow towards A's own height. On
-// the 2-core development machine with reference LAPACK, 4096 x 128 in double ran at 9.2 GFLOP/s
-// against 12 on 32768 x 128; on the H200 host's 16 threads it took 25 ms, its flops at the
-// rate of 32768 x 128 less than 5.
+// more than their flops: each of its threads takes a leaf of m / threads rows, and the stacks of
+// R factors grow towards A's own height. On the 2-core development machine with reference
+// LAPACK, 4096 x 128 in double ran at 9.2 GFLOP/s against 12 on 32768 x 128; on the H200 host's
+// 16 threads it took 25 ms, its flops at the rate of 32768 x 128 less than 5.
 struct CpuRouteRates {
   double geqrf[kQrSizeCount][kQrWidthCount][2];
   double call_s;
@@ -107,7 +106,7 @@ inline constexpr int kCpuTsqrShortRows = 4096;
 inline constexpr long kCpuTsqrSizedRows = kQrSizes[0] / kQrWidths[kQrWidthCount - 1];
 
 // Whether `rates` holds the CPU TSQR's short rates at every width in precision p ([0] double,
-// [1] single): only then does the router weigh its routes on fewer rows than the device's cut.
+// [1] single): only then does the router weigh its routes on fewer rows than kCpuTsqrSizedRows.
 inline bool cpu_tsqr_short_measured(const CpuRouteRates& rates, int p) {
   for (const auto& at_width : rates.short_geqrf) {
     if (!(at_width[p] > 0.0)) return false;

@@ -102,9 +102,8 @@ std::int64_t qr_rows(Routine r, const Shape& s) {
 // without figures: as without its short-block rates).
 std::int64_t route_min_rows(const Thresholds& t, Backend b, Routine r, const HostView* host) {
   if (b != Backend::cpu) return t.tsqr_min_rows;
-  const int precision = single_precision(r) ? 1 : 0;
-  return host ? host_route_min_rows(t, host->figures->cpu_tsqr, precision)
-              : std::max<std::int64_t>(t.tsqr_min_rows, kCpuTsqrSizedRows);
+  return host_route_min_rows(t, host ? host->figures->cpu_tsqr : CpuRouteRates{},
+                             single_precision(r) ? 1 : 0);
 }
 
 // Whether a call of this shape passes its routine family's threshold from the config; if not,
@@ -144,8 +143,8 @@ bool past_thresholds(const Thresholds& t, Routine r, const Shape& s, Decision* w
       return tall_skinny(t, s.m, s.n, why_not);
     case Routine::sormqr:
     case Routine::dormqr:
-      // Q is m x m (SIDE = 'L') or n x n, made of k reflectors.
-      return tall_skinny(t, s.transa == 'L' ? s.m : s.n, s.k, why_not);
+      // Q's rows, made of k reflectors.
+      return tall_skinny(t, qr_rows(r, s), s.k, why_not);
   }
   return true;
 }
