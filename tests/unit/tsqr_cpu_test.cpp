@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "tsqr/cpu_row_blocks.hpp"
 #include "tsqr/cpu_tsqr.hpp"
 #include "tsqr_checks.hpp"
 
@@ -76,6 +77,18 @@ TYPED_TEST(TsqrCpu, ManyLevelsOfStacks) {
 TYPED_TEST(TsqrCpu, ThreadCounts) {
   for (int threads : {1, 2, 3, 8, 64})
     check<TypeParam>(gaussian(5000, 16, 3), CompareToGeqrf::kYes, {threads, 100, 0});
+}
+
+// A short matrix gives fewer threads a leaf than it has: none shorter than 1024 rows or 32768
+// elements; a long one gives each thread its leaves of a cache's size.
+TEST(TsqrCpuLeaves, NoLeafShorterThanItsWorthOnManyThreads) {
+  EXPECT_EQ(leaf_block_rows(4096, 256, 16, sizeof(double)), 1024);
+  EXPECT_EQ(leaf_block_rows(8192, 128, 16, sizeof(double)), 1024);
+  EXPECT_EQ(leaf_block_rows(8192, 16, 16, sizeof(double)), 2048);
+  EXPECT_EQ(split_rows(4096, leaf_block_rows(4096, 8, 16, sizeof(double))).count, 1);
+  EXPECT_EQ(leaf_block_rows(4096, 256, 2, sizeof(double)), 2048);
+  EXPECT_EQ(leaf_block_rows(1 << 22, 64, 16, sizeof(double)), 4096);
+  EXPECT_EQ(leaf_block_rows(1 << 22, 8, 16, sizeof(float)), 32768);
 }
 
 // The result depends on the blocks only, never on which thread factors which block or when.
