@@ -56,12 +56,6 @@ SWITCHYARD_INLINE T dot(Index count, const T* x, const T* y) {
   return sum_lanes<kL>(lanes);
 }
 
-// y -= w x
-template <class T>
-SWITCHYARD_INLINE void subtract_multiple(Index count, T w, const T* __restrict x, T* __restrict y) {
-  for (Index i = 0; i < count; ++i) y[i] -= w * x[i];
-}
-
 template <class T>
 SWITCHYARD_INLINE void scale(Index count, T factor, T* x) {
   for (Index i = 0; i < count; ++i) x[i] *= factor;
@@ -143,22 +137,22 @@ template <class T>
 constexpr int kPanelSums = kPanel* kVectorLanes<T>;
 
 // Adds the products columns[i][r] x[r], rows r in [first, last), to the lanes of sum i in
-// `partial` (kPanelSums elements), for i < kPanel.
-template <class T>
+// `partial` (kPanelSums elements), for i < Count.
+template <class T, int Count = kPanel>
 SWITCHYARD_INLINE void add_panel_dots(Index first, Index last, const T* const* columns, const T* x,
                                       T* partial) {
   constexpr int kL = kVectorLanes<T>;
-  Vector<T> sums[kPanel], x_part, column_part;
-  for (int i = 0; i < kPanel; ++i) load(sums[i], partial + i * kL);
+  Vector<T> sums[Count], x_part, column_part;
+  for (int i = 0; i < Count; ++i) load(sums[i], partial + i * kL);
   Index r = first;
   for (; r + kL <= last; r += kL) {
     load(x_part, x + r);
-    for (int i = 0; i < kPanel; ++i) {
+    for (int i = 0; i < Count; ++i) {
       load(column_part, columns[i] + r);
       sums[i] += column_part * x_part;
     }
   }
-  for (int i = 0; i < kPanel; ++i) {
+  for (int i = 0; i < Count; ++i) {
     store(partial + i * kL, sums[i]);
     for (int l = 0; r + l < last; ++l) partial[i * kL + l] += columns[i][r + l] * x[r + l];
   }
@@ -202,28 +196,167 @@ SWITCHYARD_INLINE void panel_columns(const T* a, Index lda, int j0, const T** co
   for (int i = 0; i < kPanel; ++i) columns[i] = a + (j0 + i) * lda;
 }
 
-// Reduces column j of the panel starting at column j0 and ending before column j1: chooses
-// H(j), applies it to the panel's columns right of j, and keeps in T(j0:j-1, j) the products
-// [1; v(j)]^T with the panel's earlier vectors, for form_t_column.
-template <class T>
-SWITCHYARD_INLINE void reduce_column(int h, int j0, int j, int j1, T* a, Index lda, T* tau, T* t,
-                                     Index ldt) {
-  T* const column = a + j * lda;
-  const Index below = h - j - 1;
-  T* const v = column + j + 1;  // v(j) below its unit diagonal
-  const T tau_j = make_reflector(below, column[j], v);
-  tau[j] = tau_j;
-  T* const t_column = t + j * ldt;
-  if (tau_j == T(0)) return;  // H(j) = I: nothing to apply
-  for (int k = j0; k < j; ++k) {
-    const T* const other = a + k * lda;
-    t_column[k] = other[j] + dot(below, v, other + j + 1);
+// The sums over rows c + 1.. that the reflector of column c needs: sums[0] = ||x||^2 for x its
+// part below the diagonal, sums[k] = x^T (the same rows of column c + k), 0 < k < Count. Vectors
+// of lanes summed in a fixed order at the end, as in dot.
+template <class T, int Count>
+struct ColumnSums {
+  static_assert(Count >= 1 && Count <= kPanel);
+  Vector<T> lanes[Count] = {};
+
+  // Adds rows [i, i + lanes) of the columns, `x` the first one's and `others[k - 1]` column
+  // c + k's.
+  SWITCHYARD_INLINE void add(const Vector<T>& x, const Vector<T>* others) {
+    lanes[0] += x * x;
+    for (int k = 1; k < Count; ++k) lanes[k] += x * others[k - 1];
   }
-  for (int k = j + 1; k < j1; ++k) {
-    T* const other = a + k * lda;
-    const T w = tau_j * (other[j] + dot(below, v, other + j + 1));
-    other[j] -= w;
-    subtract_multiple(below, w, v, other + j + 1);
+
+  // The totals, with the rows [i, h) past the last whole vector added one to each lane.
+  SWITCHYARD_INLINE void finish(Index i, Index h, const T* x, const T* const* others, T* sums) {
+    constexpr int kL = kVectorLanes<T>;
+    for (int k = 0; k < Count; ++k) {
+      const T* const y = k == 0 ? x : others[k - 1];
+      T lane[kL];
+      std::memcpy(lane, &lanes[k], sizeof lane);
+      for (int l = 0; i + l < h; ++l) lane[l] += x[i + l] * y[i + l];
+      sums[k] = sum_lanes<kL>(lane);
+    }
+  }
+};
+
+// The first column's sums (ColumnSums) over its rows below the diagonal, for a panel of Count
+// columns from column c.
+template <class T, int Count>
+SWITCHYARD_INLINE void first_column_sums(Index h, int c, const T* a, Index lda, T* sums) {
+  constexpr int kL = kVectorLanes<T>;
+  const T* const x = a + c * lda;
+  const T* others[kPanel];
+  for (int k = 1; k < Count; ++k) others[k - 1] = a + (c + k) * lda;
+  ColumnSums<T, Count> column_sums;
+  Index i = c + 1;
+  for (; i + kL <= h; i += kL) {
+    Vector<T> x_part, other_parts[kPanel];
+    load(x_part, x + i);
+    for (int k = 1; k < Count; ++k) load(other_parts[k - 1], others[k - 1] + i);
+    column_sums.add(x_part, other_parts);
+  }
+  column_sums.finish(i, h, x, others, sums);
+}
+
+// One pass down column j's rows below its diagonal, x: v = sigma x is stored over x, H(j) is
+// applied to the Later columns right of j in the panel (column j + 1 + k less w[k] v), and the
+// next column's sums (ColumnSums, over rows j + 2..) are taken from the updated columns as they
+// go by, so that each column is read once per reflector rather than three times.
+template <class T, int Later>
+SWITCHYARD_INLINE void apply_reflector(Index h, int j, T* a, Index lda, T sigma, const T* w,
+                                       T* sums) {
+  constexpr int kL = kVectorLanes<T>;
+  T* const x = a + j * lda;
+  T* later[kPanel];
+  for (int k = 0; k < Later; ++k) later[k] = a + (j + 1 + k) * lda;
+  Index i = j + 1;
+  if (i < h) {  // the next column's diagonal row: updated, not summed
+    const T v = x[i] * sigma;
+    x[i] = v;
+    for (int k = 0; k < Later; ++k) later[k][i] -= w[k] * v;
+    ++i;
+  }
+  if constexpr (Later == 0) {
+    for (; i < h; ++i) x[i] *= sigma;
+  } else {
+    ColumnSums<T, Later> column_sums;
+    for (; i + kL <= h; i += kL) {
+      Vector<T> v, parts[Later];
+      load(v, x + i);
+      v *= sigma;
+      store(x + i, v);
+      for (int k = 0; k < Later; ++k) {
+        load(parts[k], later[k] + i);
+        parts[k] -= v * w[k];
+        store(later[k] + i, parts[k]);
+      }
+      column_sums.add(parts[0], parts + 1);
+    }
+    for (Index r = i; r < h; ++r) {
+      const T v = x[r] * sigma;
+      x[r] = v;
+      for (int k = 0; k < Later; ++k) later[k][r] -= w[k] * v;
+    }
+    column_sums.finish(i, h, later[0], later + 1, sums);
+  }
+}
+
+// first_column_sums for a panel of `count` columns, 0 < count <= kPanel.
+template <class T, int Count = 1>
+SWITCHYARD_INLINE void first_column_sums_of(int count, Index h, int c, const T* a, Index lda,
+                                            T* sums) {
+  if constexpr (Count < kPanel) {
+    if (count != Count) return first_column_sums_of<T, Count + 1>(count, h, c, a, lda, sums);
+  }
+  first_column_sums<T, Count>(h, c, a, lda, sums);
+}
+
+// apply_reflector with `later` columns right of j in the panel, 0 <= later < kPanel.
+template <class T, int Later = 0>
+SWITCHYARD_INLINE void apply_reflector_to(int later, Index h, int j, T* a, Index lda, T sigma,
+                                          const T* w, T* sums) {
+  if constexpr (Later + 1 < kPanel) {
+    if (later != Later)
+      return apply_reflector_to<T, Later + 1>(later, h, j, a, lda, sigma, w, sums);
+  }
+  apply_reflector<T, Later>(h, j, a, lda, sigma, w, sums);
+}
+
+// xLARFG's reflector for [alpha; x] from ||x||^2, where that sum lies safely inside the range (or
+// is NaN, which then propagates as from xLARFG): returns tau, sets sigma = 1 / (alpha - beta),
+// by which x becomes v, and alpha = beta. Otherwise returns false, and make_reflector, which
+// rescales, must choose it from x itself.
+template <class T>
+SWITCHYARD_INLINE bool reflector_from_sum(T squares, T& alpha, T& tau, T& sigma) {
+  constexpr T kSafeSum = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
+  constexpr T kSafeMin = std::numeric_limits<T>::min() / (std::numeric_limits<T>::epsilon() / 2);
+  if (!(std::isnan(squares) || (squares >= kSafeSum && squares <= std::numeric_limits<T>::max()))) {
+    return false;
+  }
+  const T beta = -std::copysign(hypotenuse(alpha, std::sqrt(squares)), alpha);
+  if (std::abs(beta) < kSafeMin) return false;
+  tau = (beta - alpha) / beta;
+  sigma = 1 / (alpha - beta);
+  alpha = beta;
+  return true;
+}
+
+// Reduces the panel's columns j0..j1-1 one reflector at a time, each applied to the panel's
+// columns right of it. A reflector needs its column's norm and its products with the later
+// columns, which the pass applying the reflector before takes on its way (apply_reflector).
+// The products with the panel's earlier vectors, for T, are left to products_with_panels.
+template <class T>
+SWITCHYARD_INLINE void reduce_panel(int h, int j0, int j1, T* a, Index lda, T* tau) {
+  T sums[kPanel];
+  first_column_sums_of(j1 - j0, h, j0, a, lda, sums);
+  for (int j = j0; j < j1; ++j) {
+    T* const column = a + j * lda;
+    T* const x = column + j + 1;
+    const Index below = h - j - 1;
+    const int later = j1 - j - 1;
+    T tau_j = 0;
+    T sigma = 1;
+    T products[kPanel];  // v^T (rows j + 1.. of each later column)
+    if (reflector_from_sum(sums[0], column[j], tau_j, sigma)) {
+      for (int k = 0; k < later; ++k) products[k] = sigma * sums[k + 1];
+    } else {
+      tau_j = make_reflector(below, column[j], x);
+      for (int k = 0; k < later; ++k) products[k] = dot(below, x, a + (j + 1 + k) * lda + j + 1);
+    }
+    tau[j] = tau_j;
+    T w[kPanel];
+    for (int k = 0; k < later; ++k) {
+      T& top = a[j + (j + 1 + k) * lda];
+      // H(j) = I leaves them as they are: nothing is subtracted, whatever they hold.
+      w[k] = tau_j == T(0) ? T(0) : tau_j * (top + products[k]);
+      top -= w[k];
+    }
+    apply_reflector_to(later, h, j, a, lda, sigma, w, sums);
   }
 }
 
@@ -232,32 +365,56 @@ SWITCHYARD_INLINE void reduce_column(int h, int j0, int j, int j1, T* a, Index l
 template <class T>
 constexpr int kPanelChunk = int(16384 / (kPanel * sizeof(T)));
 
-// The products [1; v(j)]^T with the vectors of the earlier panels, into T(0:j0-1, j) for the
+// add_panel_dots for the first `count` columns only, 0 < count < kPanel: a panel's vectors
+// meeting the earlier ones of the same panel.
+template <class T, int Count = 1>
+SWITCHYARD_INLINE void add_own_panel_dots(int count, Index first, Index last,
+                                          const T* const* columns, const T* x, T* partial) {
+  if constexpr (Count + 1 < kPanel) {
+    if (count != Count) {
+      return add_own_panel_dots<T, Count + 1>(count, first, last, columns, x, partial);
+    }
+  }
+  add_panel_dots<T, Count>(first, last, columns, x, partial);
+}
+
+// The products [1; v(j)]^T v(k) with the earlier vectors k < j, into T(0:j-1, j) for the
 // columns j of the panel j0..j1-1 (those with tau(j) != 0): a chunk of rows at a time, each
-// chunk of an earlier panel meeting all of this panel's vectors while it is in cache.
+// chunk of a panel (the earlier ones, then this one) meeting all of this panel's vectors while it
+// is in cache.
 template <class T>
-SWITCHYARD_INLINE void products_with_earlier_panels(int h, int j0, int j1, const T* a, Index lda,
-                                                    const T* tau, T* t, Index ldt) {
-  for (int p = 0; p < j0; p += kPanel) {
+SWITCHYARD_INLINE void products_with_panels(int h, int j0, int j1, const T* a, Index lda,
+                                            const T* tau, T* t, Index ldt) {
+  for (int p = 0; p <= j0; p += kPanel) {
+    const bool own = p == j0;
     const T* columns[kPanel];
-    panel_columns<T>(a, lda, p, columns);
+    // This panel's columns past its end, where it is the block's last and narrower, stand in
+    // for nothing: their products are not kept.
+    for (int i = 0; i < kPanel; ++i) columns[i] = a + std::min(p + i, j1 - 1) * lda;
     T partial[kPanel][kPanelSums<T>] = {};
     for (Index first = j1; first < h; first += kPanelChunk<T>) {
       const Index last = std::min<Index>(h, first + kPanelChunk<T>);
       for (int j = j0; j < j1; ++j) {
-        if (tau[j] != T(0)) add_panel_dots(first, last, columns, a + j * lda, partial[j - j0]);
+        // The panel's first vector has no earlier one in it.
+        if (tau[j] == T(0) || (own && j == j0)) continue;
+        if (own) {
+          add_own_panel_dots(j - j0, first, last, columns, a + j * lda, partial[j - j0]);
+        } else {
+          add_panel_dots(first, last, columns, a + j * lda, partial[j - j0]);
+        }
       }
     }
     for (int j = j0; j < j1; ++j) {
       if (tau[j] == T(0)) continue;
       // Rows j..j1-1 of [1; v(j)]: the unit, then the part above the dense rows.
-      T* const products = t + j * ldt + p;
+      T products[kPanel];
       for (int i = 0; i < kPanel; ++i) {
         T sum = columns[i][j];
         for (int r = j + 1; r < j1; ++r) sum += columns[i][r] * a[r + j * lda];
         products[i] = sum;
       }
       add_panel_sums(partial[j - j0], products);
+      std::copy_n(products, own ? j - j0 : kPanel, t + j * ldt + p);
     }
   }
 }
@@ -338,8 +495,8 @@ SWITCHYARD_INLINE void factor_block_body(int h, int n, T* a, Index lda, T* tau, 
                                          T* work) {
   for (int j0 = 0; j0 < n; j0 += kPanel) {
     const int j1 = std::min(n, j0 + kPanel);
-    for (int j = j0; j < j1; ++j) reduce_column(h, j0, j, j1, a, lda, tau, t, ldt);
-    products_with_earlier_panels(h, j0, j1, a, lda, tau, t, ldt);
+    reduce_panel(h, j0, j1, a, lda, tau);
+    products_with_panels(h, j0, j1, a, lda, tau, t, ldt);
     for (int j = j0; j < j1; ++j) form_t_column(j, tau[j], t, ldt);
     if (j1 - j0 == kPanel) apply_panel(h, n, j0, a, lda, t, ldt, work);
   }
