@@ -61,17 +61,26 @@ SWITCHYARD_INLINE void scale(Index count, T factor, T* x) {
   for (Index i = 0; i < count; ++i) x[i] *= factor;
 }
 
+// Whether a sum of squares gives the norm as it is: it lies safely inside the range, so that
+// what the squares lost to underflow (at most half the smallest subnormal each) cannot matter
+// and none overflowed; or it is NaN, which then propagates.
+template <class T>
+SWITCHYARD_INLINE bool sum_of_squares_is_safe(T sum) {
+  constexpr T kSafeSum = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
+  return std::isnan(sum) || (sum >= kSafeSum && sum <= std::numeric_limits<T>::max());
+}
+
+// xLAMCH('S') / xLAMCH('E'), the latter being half the machine epsilon: below it |beta| makes
+// 1 / (alpha - beta) overflow, and xLARFG rescales.
+template <class T>
+constexpr T kSafeMin = std::numeric_limits<T>::min() / (std::numeric_limits<T>::epsilon() / 2);
+
 // ||x||_2, kept accurate where squares would underflow or overflow: the plain sum of squares
-// is used where it lies safely inside the range, else the sum of squares of x / max |x|.
+// is used where it is safe, else the sum of squares of x / max |x|.
 template <class T>
 SWITCHYARD_INLINE T norm2(Index count, const T* x) {
-  // Above this, what the squares lose to underflow (at most half the smallest subnormal each)
-  // cannot matter.
-  constexpr T kSafeSum = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
   const T sum = dot(count, x, x);
-  if (std::isnan(sum) || (sum >= kSafeSum && sum <= std::numeric_limits<T>::max())) {
-    return std::sqrt(sum);
-  }
+  if (sum_of_squares_is_safe(sum)) return std::sqrt(sum);
   T largest = 0;
   for (Index i = 0; i < count; ++i) largest = std::max(largest, std::abs(x[i]));
   if (largest == T(0) || std::isinf(largest)) return largest;
@@ -105,23 +114,21 @@ SWITCHYARD_INLINE T make_reflector(Index count, T& alpha, T* x) {
   T x_norm = norm2(count, x);
   if (x_norm == T(0)) return T(0);
   T beta = -std::copysign(hypotenuse(alpha, x_norm), alpha);
-  // xLAMCH('S') / xLAMCH('E'), the latter being half the machine epsilon.
-  constexpr T kSafeMin = std::numeric_limits<T>::min() / (std::numeric_limits<T>::epsilon() / 2);
   constexpr int kMaxRescalings = 20;
   int rescalings = 0;
-  if (std::abs(beta) < kSafeMin) {
+  if (std::abs(beta) < kSafeMin<T>) {
     do {
       ++rescalings;
-      scale(count, 1 / kSafeMin, x);
-      beta *= 1 / kSafeMin;
-      alpha *= 1 / kSafeMin;
-    } while (std::abs(beta) < kSafeMin && rescalings < kMaxRescalings);
+      scale(count, 1 / kSafeMin<T>, x);
+      beta *= 1 / kSafeMin<T>;
+      alpha *= 1 / kSafeMin<T>;
+    } while (std::abs(beta) < kSafeMin<T> && rescalings < kMaxRescalings);
     x_norm = norm2(count, x);
     beta = -std::copysign(hypotenuse(alpha, x_norm), alpha);
   }
   const T tau = (beta - alpha) / beta;
   scale(count, 1 / (alpha - beta), x);
-  for (int i = 0; i < rescalings; ++i) beta *= kSafeMin;
+  for (int i = 0; i < rescalings; ++i) beta *= kSafeMin<T>;
   alpha = beta;
   return tau;
 }
@@ -307,19 +314,15 @@ SWITCHYARD_INLINE void apply_reflector_to(int later, Index h, int j, T* a, Index
   apply_reflector<T, Later>(h, j, a, lda, sigma, w, sums);
 }
 
-// xLARFG's reflector for [alpha; x] from ||x||^2, where that sum lies safely inside the range (or
-// is NaN, which then propagates as from xLARFG): returns tau, sets sigma = 1 / (alpha - beta),
-// by which x becomes v, and alpha = beta. Otherwise returns false, and make_reflector, which
-// rescales, must choose it from x itself.
+// xLARFG's reflector for [alpha; x] from ||x||^2, where make_reflector would take that sum as it
+// is and need no rescaling: sets tau, sigma = 1 / (alpha - beta), by which x becomes v, and
+// alpha = beta, and returns true. Otherwise returns false, and make_reflector must choose it
+// from x itself.
 template <class T>
 SWITCHYARD_INLINE bool reflector_from_sum(T squares, T& alpha, T& tau, T& sigma) {
-  constexpr T kSafeSum = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
-  constexpr T kSafeMin = std::numeric_limits<T>::min() / (std::numeric_limits<T>::epsilon() / 2);
-  if (!(std::isnan(squares) || (squares >= kSafeSum && squares <= std::numeric_limits<T>::max()))) {
-    return false;
-  }
+  if (!sum_of_squares_is_safe(squares)) return false;
   const T beta = -std::copysign(hypotenuse(alpha, std::sqrt(squares)), alpha);
-  if (std::abs(beta) < kSafeMin) return false;
+  if (std::abs(beta) < kSafeMin<T>) return false;
   tau = (beta - alpha) / beta;
   sigma = 1 / (alpha - beta);
   alpha = beta;
