@@ -606,12 +606,12 @@ SWITCHYARD_LEVEL_CLONES void factor_block_double(int h, int n, double* a, int ld
   factor_block_body(h, n, a, lda, tau, t, ldt, work);
 }
 
-SWITCHYARD_LEVEL_CLONES void multiply_q_float(int h, int n, float* a, int lda, const float* t,
+SWITCHYARD_LEVEL_CLONES void multiply_q_float(int h, int n, float* a, Index lda, const float* t,
                                               int ldt, const float* s, int lds, float* work) {
   multiply_q_body(h, n, a, lda, t, ldt, s, lds, work);
 }
 
-SWITCHYARD_LEVEL_CLONES void multiply_q_double(int h, int n, double* a, int lda, const double* t,
+SWITCHYARD_LEVEL_CLONES void multiply_q_double(int h, int n, double* a, Index lda, const double* t,
                                                int ldt, const double* s, int lds, double* work) {
   multiply_q_body(h, n, a, lda, t, ldt, s, lds, work);
 }
@@ -649,14 +649,14 @@ void factor_block<double>(int h, int n, double* a, int lda, double* tau, double*
 }
 
 template <>
-void multiply_q<float>(int h, int n, float* a, int lda, const float* t, int ldt, const float* s,
+void multiply_q<float>(int h, int n, float* a, Index lda, const float* t, int ldt, const float* s,
                        int lds, float* work) {
   multiply_q_float(h, n, a, lda, t, ldt, s, lds, work);
 }
 
 template <>
-void multiply_q<double>(int h, int n, double* a, int lda, const double* t, int ldt, const double* s,
-                        int lds, double* work) {
+void multiply_q<double>(int h, int n, double* a, Index lda, const double* t, int ldt,
+                        const double* s, int lds, double* work) {
   multiply_q_double(h, n, a, lda, t, ldt, s, lds, work);
 }
 

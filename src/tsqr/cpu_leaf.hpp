@@ -30,9 +30,11 @@ int multiply_q_work(int n);
 
 // Overwrites the h x n block A that factor_block left (V strictly below the diagonal, the rest
 // ignored) with the first n columns of Q = I - V T V^T (h x h) times the n x n matrix S
-// (lds >= n), i.e. Q [S; 0]: xORGQR followed by xGEMM, in one pass over the block.
+// (lds >= n), i.e. Q [S; 0]: xORGQR followed by xGEMM, in one pass over the block. lda >= h
+// may pass 2^31, so that the block can be a leaf of A itself.
 template <class T>
-void multiply_q(int h, int n, T* a, int lda, const T* t, int ldt, const T* s, int lds, T* work);
+void multiply_q(int h, int n, T* a, std::ptrdiff_t lda, const T* t, int ldt, const T* s, int lds,
+                T* work);
 
 // Elements of `work` that divide_by_upper needs for n columns.
 int divide_by_upper_work(int n);

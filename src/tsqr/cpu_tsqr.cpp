@@ -18,6 +18,10 @@ bool valid_arguments(Index m, int n, const void* a, Index lda, const void* tau, 
   return n >= 1 && m >= n && lda >= m && a && tau && threads >= 1;
 }
 
+// The most columns for which a leaf's explicit Q is formed in A itself (Factorization's
+// multiply_leaf).
+constexpr int kInPlaceColumns = 16;
+
 template <class T>
 int geqrf_lwork(const Lapack<T>& la, int m, int n, T* a, int lda, T* tau) {
   T answer{};
@@ -109,9 +113,12 @@ class Factorization {
     });
     reduce_stacks();
     // Block 0 holds Q1, whose LU factorization gives the U that every block's V2 needs.
-    multiply_part(a, blocks_, 0, leaf_t(0), stack(0), workspaces_[0]);
+    multiply_leaf(0, workspaces_[0]);
     factor_q1_minus_s();
-    run_parallel(blocks_.count, workers_, [&](int worker, int block) {
+    // Block 0 first, then the others from the last: pass 1 handed them out from the first, so
+    // the last ones are those the shared cache may still hold.
+    run_parallel(blocks_.count, workers_, [&](int worker, int item) {
+      const int block = item == 0 ? 0 : blocks_.count - item;
       Workspace<T>& workspace = workspaces_[worker];
       if (block == 0) {
         divide_block0_by_u(workspace);
@@ -120,7 +127,7 @@ class Factorization {
         // multiplication produce its rows of V2 directly, which saves a pass over A.
         divide_by_upper(n_, n_, a_, lda_, stack_block(block), stack_lead(0),
                         workspace.kernel.data());
-        multiply_part(a, blocks_, block, leaf_t(block), stack(0), workspace);
+        multiply_leaf(block, workspace);
       }
       note_nonzero_columns(block);
     });
@@ -181,6 +188,22 @@ class Factorization {
       multiply_q(height, n_, copy, lead, t, n_, above.rows + Index{part} * n_, above.lead,
                  workspace.kernel.data());
     });
+  }
+
+  // multiply_part for a leaf of A. Up to kInPlaceColumns columns, multiply_q works on A itself
+  // rather than on a padded copy: it copies a few rows at a time out anyway, and so few columns
+  // share the caches' sets without evicting each other even where lda is a power of two, so the
+  // copy's two extra passes over the block are saved. With more columns they would not, and the
+  // copy pays. On the H200 machine's 16 cores (2026-12-03, three rounds, best of 5 each; pass 2
+  // in the order of run() in both), in place took 2^22 x 8 from 15.0-17.6 to 13.2-14.3 ms and 2^22
+  // x 16 from 40.7-44.5 to 35.1-40.8, but 2^22 x 32 from 114-125 to 142-147.
+  void multiply_leaf(int block, Workspace<T>& workspace) {
+    if (n_ > kInPlaceColumns) {
+      multiply_part({a_, lda_}, blocks_, block, leaf_t(block), stack(0), workspace);
+      return;
+    }
+    multiply_q(blocks_.height(block), n_, a_ + blocks_.first(block), lda_, leaf_t(block), n_,
+               stack_block(block), stack_lead(0), workspace.kernel.data());
   }
 
   // R of the stacked R factors is R of A; its explicit Q, Q [I; 0], combines the blocks' Q

@@ -34,9 +34,10 @@
 //
 // Cost: about 5 m n^2 flops against 2 m n^2 for xGEQRF (3 m n^2 to factor the blocks, T
 // included, 2 m n^2 to form V2), in two parallel passes over A, each on cache-sized row blocks
-// held in a copy; the stacks add about 5 p n^3 flops, in parallel but for the top one, whose
-// cost is a block's or two. Extra memory: the stacks, an n x n T per block and per group, and
-// one buffer of the larger of a block and a group per thread.
+// held in a copy (the second, up to 16 columns, on A's rows a few at a time); the stacks add about
+// 5 p n^3 flops, in parallel but for the top one, whose cost is a block's or two. Extra memory: the
+// stacks, an n x n T per block and per group, and one buffer of the larger of a block and a group
+// per thread.
 
 #include <cstddef>
 
