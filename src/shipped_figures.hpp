@@ -17,19 +17,20 @@ inline constexpr int kShippedKernelLevel = 4;
 inline constexpr double kAvx2KernelShare = 0.4;
 
 // The CPU TSQR's rates on short blocks (kCpuTsqrShortRows rows, calibration.hpp) are from runs
-// of `switchyard calibrate` of 2026-12-03: the H200 host's as measured there, with each fallback
-// (with OpenBLAS loaded they ran at 0.5-0.9 of those with reference LAPACK loaded); the
-// 2-core set's are its small-size rates times the ratio of the two that a run measured on the
-// 2-core AVX-512 development machine (Intel Xeon, reference LAPACK), whose rates ran at about
-// half the set's: 0.33, 0.59, 0.73 and 0.86 at 8 to 256 columns in double, 0.22, 0.35, 0.69 and
-// 0.74 in single. A set without them (`{}`) keeps the host's routes at kCpuTsqrSizedRows.
+// of `switchyard calibrate` of 2026-12-03: the H200 host's as measured there with each fallback,
+// in the evening, after a short matrix came to run on fewer threads; the 2-core set's are its
+// small-size rates times the ratio of the two that a run measured on the 2-core AVX-512 development
+// machine (Intel Xeon, reference LAPACK), whose rates ran at about half the set's: 0.33, 0.59, 0.73
+// and 0.86 at 8 to 256 columns in double, 0.22, 0.35, 0.69 and 0.74 in single. A set without them
+// (`{}`) keeps the host's routes at kCpuTsqrSizedRows.
 
 // The H200 test machine's host (16 cores, Intel Xeon): OpenBLAS 0.3.26 with 16 threads, and
 // Debian's reference BLAS/LAPACK 3.11 (one thread, whatever the count; the CPU TSQR on 16).
-// Each set is a run of 2026-11-25 but for its xGEQP3 rates and the CPU TSQR's figures, which
-// are from a run of 2026-12-02, after the CPU TSQR came to reduce its stack of R factors in
-// parallel: a later run of the whole set would have changed every fallback rate by its run to
-// run spread (15-40% for OpenBLAS) for no better estimate.
+// Each set is a run of 2026-11-25 but for its xGEQP3 rates, which are from a run of
+// 2026-12-02, and the CPU TSQR's figures, from a run of the evening of 2026-12-03, after its
+// one-pass panels, its shortest leaves and its narrow leaves' Q formed in place: a later run of
+// the whole set would have changed every fallback rate by its run to run spread (15-40% for
+// OpenBLAS) for no better estimate.
 inline constexpr int kShippedThreads = 16;
 // Fields in FallbackRates' order, [double, single]: gemm square, Gram, wide Gram, narrow side,
 // rank-32 update; syrk, wide syrk; geqrf, orgqr and ormqr at the small then the large size, at
@@ -52,11 +53,11 @@ inline constexpr HostFigures kOpenBlas16{
       {{12.6, 25.1}, {24.3, 61.0}, {39.6, 54.5}, {32.7, 77.5}}},
      {{{2.24, 4.19}, {8.26, 21.6}, {26.2, 61.8}, {37.7, 78.7}},
       {{1.57, 3.78}, {5.24, 16.5}, {22.5, 42.7}, {40.3, 72.4}}}},
-    {{{{15.8, 22.0}, {31.5, 52.9}, {32.6, 58.3}, {17.9, 32.5}},
-      {{30.0, 50.7}, {59.9, 125.0}, {54.5, 109.0}, {37.3, 81.7}}},
-     0.00233,
-     0.00376,
-     {{0.327, 0.367}, {3.63, 4.09}, {6.24, 8.53}, {3.93, 5.98}}},
+    {{{{22.1, 28.2}, {32.1, 51.6}, {36.3, 59.7}, {16.1, 35.6}},
+      {{39.0, 66.9}, {68.1, 124.0}, {49.2, 90.2}, {36.7, 81.9}}},
+     0.000425,
+     0.00351,
+     {{4.71, 8.81}, {8.98, 12.7}, {9.73, 16.1}, {6.94, 12.4}}},
     0.23,
     0.27};
 inline constexpr HostFigures kReference{
@@ -75,11 +76,11 @@ inline constexpr HostFigures kReference{
       {{1.61, 2.48}, {1.56, 2.37}, {6.03, 8.55}, {6.83, 9.07}}},
      {{{1.04, 2.11}, {1.48, 2.85}, {2.46, 2.76}, {2.91, 4.18}},
       {{0.827, 1.64}, {1.51, 2.18}, {1.5, 1.92}, {2.37, 3.05}}}},
-    {{{{20.8, 28.8}, {44.3, 67.3}, {33.5, 54.4}, {19.0, 33.8}},
-      {{30.6, 51.4}, {63.2, 135.0}, {46.1, 121.0}, {37.5, 84.3}}},
-     0.00192,
-     0.00248,
-     {{0.633, 0.619}, {6.52, 7.19}, {7.51, 8.86}, {4.53, 7.51}}},
+    {{{{12.1, 30.6}, {34.6, 65.1}, {29.9, 69.2}, {14.5, 29.1}},
+      {{38.5, 61.6}, {63.5, 130.0}, {51.5, 117.0}, {37.6, 73.6}}},
+     0.00057,
+     0.00255,
+     {{1.97, 2.17}, {7.99, 10.3}, {9.53, 15.8}, {5.75, 9.5}}},
     0.23,
     0.28};
 
