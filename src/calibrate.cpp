@@ -290,11 +290,11 @@ double cpu_tsqr_call_seconds(GeqrfFn<double>* geqrf) {
   return seconds < 0.0 ? 1.0 : seconds;  // it could not run: a cost the router never pays
 }
 
-// The CPU TSQR's rate on kCpuTsqrShortRows x kQrWidths[width] (calibration.hpp), from its median
+// The CPU TSQR's rate on kShortQrRows x kQrWidths[width] (calibration.hpp), from its median
 // time. A call that could not run leaves a rate at which the route never pays.
 template <class T>
 void time_cpu_tsqr_short(GeqrfFn<T>* geqrf, int width, CpuRouteRates& rates, Progress& progress) {
-  const int m = kCpuTsqrShortRows, n = kQrWidths[width], p = precision_index<T>;
+  const int m = kShortQrRows, n = kQrWidths[width], p = precision_index<T>;
   CpuTsqrCall<T> call(geqrf, m, n);
   const double seconds = median_seconds(call);
   const Routine r = p == 0 ? Routine::dgeqrf : Routine::sgeqrf;
@@ -302,6 +302,25 @@ void time_cpu_tsqr_short(GeqrfFn<T>* geqrf, int width, CpuRouteRates& rates, Pro
   progress.step((std::string(p == 0 ? "d" : "s") + "cpu TSQR " + std::to_string(m) + " x " +
                  std::to_string(n))
                     .c_str());
+}
+
+// The fallback's xGEQRF rate on kShortQrRows x kQrWidths[width], from its best time (which
+// errs on the fallback's side) of kCpuTsqrRuns calls after an untimed one.
+template <class T>
+void time_fallback_short(GeqrfFn<T>* geqrf, int width, FallbackRates& rates, Progress& progress) {
+  const int m = kShortQrRows, n = kQrWidths[width], p = precision_index<T>;
+  const int lwork = 64 * n + 65 * 64;
+  const std::vector<T> a0 = random_matrix<T>(std::size_t(m) * n);
+  std::vector<T> a, tau(n), work(lwork);
+  int info = 0;
+  const double seconds = best_seconds(
+      [&] { a = a0; }, [&] { geqrf(&m, &n, a.data(), &m, tau.data(), work.data(), &lwork, &info); },
+      1, kCpuTsqrRuns);
+  const Routine r = p == 0 ? Routine::dgeqrf : Routine::sgeqrf;
+  rates.short_geqrf[width][p] = gflops(r, Shape{m, n}, seconds);
+  progress.step(
+      (std::string(p == 0 ? "d" : "s") + "geqrf " + std::to_string(m) + " x " + std::to_string(n))
+          .c_str());
 }
 
 // What a cold device costs the first call routed to it: that call's time less the same call's
@@ -394,7 +413,7 @@ double cpu_tsqr_first_call_seconds(GeqrfFn<double>* geqrf, GemmFn<double>* gemm)
 SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   using namespace switchyard;
   HostFigures figures = calibration().figures;  // start-ups stay as they were where none runs
-  Progress progress(progress_out, 18 + 2 * kQrWidthCount + 10 * kQrSizeCount * kQrWidthCount);
+  Progress progress(progress_out, 18 + 4 * kQrWidthCount + 10 * kQrSizeCount * kQrWidthCount);
   {
     // The device start-ups first, each in a child of this process, which starts none.
     const int m = kNarrow.rows, n = kNarrow.cols, lwork = 1, k = kSquare;
@@ -431,6 +450,11 @@ SWITCHYARD_EXPORT int switchyard_calibrate(FILE* progress_out) {
   for (int width = 0; width < kQrWidthCount; ++width) {
     time_cpu_tsqr_short(f.dgeqrf, width, figures.cpu_tsqr, progress);
     time_cpu_tsqr_short(f.sgeqrf, width, figures.cpu_tsqr, progress);
+  }
+  // After the CPU TSQR's: a BLAS's threads spin a while after its calls, which would slow them.
+  for (int width = 0; width < kQrWidthCount; ++width) {
+    time_fallback_short(f.dgeqrf, width, figures.rates, progress);
+    time_fallback_short(f.sgeqrf, width, figures.rates, progress);
   }
   for (int size = 0; size < kQrSizeCount; ++size) {
     for (int width = 0; width < kQrWidthCount; ++width) {

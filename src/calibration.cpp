@@ -81,6 +81,9 @@ std::vector<std::pair<std::string, double*>> fields(HostFigures& f) {
   for (int w = 0; w < kQrWidthCount; ++w) {
     rates("cpu_tsqr_" + std::to_string(kQrWidths[w]) + "_short", f.cpu_tsqr.short_geqrf[w]);
   }
+  for (int w = 0; w < kQrWidthCount; ++w) {
+    rates("geqrf_" + std::to_string(kQrWidths[w]) + "_short", r.short_geqrf[w]);
+  }
   v.push_back({"cpu_tsqr_call_s", &f.cpu_tsqr.call_s});
   v.push_back({"cpu_tsqr_first_call_s", &f.cpu_tsqr.first_call_s});
   v.push_back({"cuda_start_s", &f.cuda_start_s});
@@ -92,13 +95,19 @@ bool is_rate(const std::string& field) {
   return field.size() > 7 && field.compare(field.size() - 7, 7, "_gflops") == 0;
 }
 
-// The fields a file may leave out, each group all together: xGEQP3's rates and the CPU TSQR's
-// short rates (calibration.hpp), which files written before they were measured lack, and which
-// are 0 when not measured; kEveryFile for a field every file has.
-constexpr int kEveryFile = 0, kPivotedQrRates = 1, kShortBlockRates = 2, kOptionalGroups = 2;
+// The fields a file may leave out, each group all together: xGEQP3's rates, the CPU TSQR's
+// short rates and the fallback's xGEQRF's (calibration.hpp), which files written before they
+// were measured lack, and which are 0 when not measured; kEveryFile for a field every file has.
+constexpr int kEveryFile = 0, kPivotedQrRates = 1, kShortBlockRates = 2, kFallbackShortRates = 3,
+              kOptionalGroups = 3;
 int optional_group(const std::string& field) {
   if (field.find("geqp3_") != std::string::npos) return kPivotedQrRates;
-  if (field.find("_short_") != std::string::npos) return kShortBlockRates;
+  if (field.find("cpu_tsqr_") != std::string::npos && field.find("_short_") != std::string::npos) {
+    return kShortBlockRates;
+  }
+  if (field.find("geqrf_") != std::string::npos && field.find("_short_") != std::string::npos) {
+    return kFallbackShortRates;
+  }
   return kEveryFile;
 }
 bool optional_field(const std::string& field) { return optional_group(field) != kEveryFile; }
@@ -379,6 +388,25 @@ const Calibration& calibration() {
   return found;
 }
 
+namespace {
+
+// The fallback's xGEQRF rate on a matrix of s.m rows whose rate on the small size is `gflops`:
+// with its short rates, under the small size's rows the power law in the rows from the short
+// rate to the small size's, and the short rate itself on fewer rows than kShortQrRows, where
+// nothing was measured; without them, `gflops`.
+double short_geqrf_rate(const FallbackRates& rates, int p, const Shape& s, double gflops) {
+  const double small_rows = double(kQrSizes[0]) / double(std::max<std::int64_t>(1, s.n));
+  if (!short_rates_measured(rates.short_geqrf, p) || double(s.m) >= small_rows ||
+      small_rows <= kShortQrRows) {
+    return gflops;
+  }
+  const double at_short = width_rate(rates.short_geqrf, p, s.n);
+  return rate_at(kShortQrRows, at_short, small_rows, gflops,
+                 std::max<std::int64_t>(s.m, kShortQrRows));
+}
+
+}  // namespace
+
 double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
   const int p = single_precision(r) ? 1 : 0;
   double flops = routine_flops(r, s);
@@ -413,7 +441,8 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
     case Routine::dgeqrf:
     case Routine::psgeqrf:
     case Routine::pdgeqrf:
-      gflops = qr_rate_at(rates.geqrf, p, s.n, double(s.m) * double(s.n));
+      gflops =
+          short_geqrf_rate(rates, p, s, qr_rate_at(rates.geqrf, p, s.n, double(s.m) * double(s.n)));
       break;
     // xGEQP3 at its own rate where measured, never faster than the xGEQRF of its shape: it does
     // the same flops, half of them in matrix-vector products where xGEQRF's are all in blocked
@@ -484,13 +513,12 @@ double cpu_tsqr_seconds(const CpuRouteRates& rates, Routine r, const Shape& s) {
   const int p = single_precision(r) ? 1 : 0;
   double gflops = qr_rate_at(rates.geqrf, p, s.n, double(s.m) * double(s.n));
   // Under the small size's rows, where the short rates are measured: the power law in the rows
-  // from the short rate to the small size's, continued below kCpuTsqrShortRows, its exponent at
+  // from the short rate to the small size's, continued below kShortQrRows, its exponent at
   // least 0, so that fewer rows never run faster.
   const double small_rows = double(kQrSizes[0]) / double(std::max<std::int64_t>(1, s.n));
-  if (cpu_tsqr_short_measured(rates, p) && double(s.m) < small_rows &&
-      small_rows > kCpuTsqrShortRows) {
+  if (cpu_tsqr_short_measured(rates, p) && double(s.m) < small_rows && small_rows > kShortQrRows) {
     const double at_short = width_rate(rates.short_geqrf, p, s.n);
-    gflops = std::min(gflops, rate_at(kCpuTsqrShortRows, at_short, small_rows, gflops, s.m, 0.0));
+    gflops = std::min(gflops, rate_at(kShortQrRows, at_short, small_rows, gflops, s.m, 0.0));
   }
   return rates.call_s + routine_flops(r, s) / (gflops * 1e9);
 }

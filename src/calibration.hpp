@@ -64,6 +64,11 @@ struct FallbackRates {
   // 1.5 to 2 GFLOP/s; OpenBLAS on 16 threads took 1.4-1.5 s for dgeqp3 on 2^22 x 32
   // (docs/qr-pivoted.md), where its dgeqrf takes about 1 s.
   double geqp3[kQrSizeCount][kQrWidthCount][2];
+  // xGEQRF on kShortQrRows rows at each of kQrWidths, 0 where not measured: a short matrix
+  // can run well below the small size's rate (OpenBLAS on the H200 host's 16 threads took
+  // 8.2-11 ms for dgeqrf 4096 x 256, 48-64 GFLOP/s, against 81 on 32 MiB). Where not measured
+  // the small size's rate stands, which errs on the fallback's side.
+  double short_geqrf[kQrWidthCount][2];
 };
 
 // Whether `rates` holds xGEQP3's own rates in precision p ([0] double, [1] single).
@@ -85,7 +90,7 @@ inline bool geqp3_measured(const FallbackRates& rates, int p) {
 // to 9 ms at 16384 to 262144 rows and 8 columns, where its flops alone take well under a
 // millisecond, and a process's first call at 65536 to 262144 rows took 10 to 25 ms longer.
 //
-// Its rates on kCpuTsqrShortRows rows ([width][precision], 0 where not measured: a calibration
+// Its rates on kShortQrRows rows ([width][precision], 0 where not measured: a calibration
 // file or shipped set from before they were), like the others, count a call's whole time, so
 // that the model, which adds call_s, errs there on the slow side by call_s. Short blocks cost it
 // more than their flops: each of its threads takes a leaf of m / threads rows, and the stacks of
@@ -99,19 +104,26 @@ struct CpuRouteRates {
   double short_geqrf[kQrWidthCount][2];
 };
 
-// The rows of A at which the CPU TSQR's short rates are measured, and the fewest at which its
-// other rates are all measured (the small size at the widest width): without its short rates
-// the router does not weigh the host's QR routes under the latter.
-inline constexpr int kCpuTsqrShortRows = 4096;
+// The rows of A at which the short rates (the fallback's xGEQRF's, the CPU TSQR's) are
+// measured, and the fewest at which the CPU TSQR's other rates are all measured (the small size at
+// the widest width): without its short rates the router does not weigh the host's QR routes under
+// the latter.
+inline constexpr int kShortQrRows = 4096;
 inline constexpr long kCpuTsqrSizedRows = kQrSizes[0] / kQrWidths[kQrWidthCount - 1];
 
-// Whether `rates` holds the CPU TSQR's short rates at every width in precision p ([0] double,
-// [1] single): only then does the router weigh its routes on fewer rows than kCpuTsqrSizedRows.
-inline bool cpu_tsqr_short_measured(const CpuRouteRates& rates, int p) {
-  for (const auto& at_width : rates.short_geqrf) {
+// Whether a set of short rates (the fallback's xGEQRF's, the CPU TSQR's) holds one at every
+// width in precision p ([0] double, [1] single).
+inline bool short_rates_measured(const double (&rates)[kQrWidthCount][2], int p) {
+  for (const auto& at_width : rates) {
     if (!(at_width[p] > 0.0)) return false;
   }
   return true;
+}
+
+// Whether `rates` holds the CPU TSQR's short rates in precision p: only then does the router
+// weigh its routes on fewer rows than kCpuTsqrSizedRows.
+inline bool cpu_tsqr_short_measured(const CpuRouteRates& rates, int p) {
+  return short_rates_measured(rates.short_geqrf, p);
 }
 
 struct HostFigures {

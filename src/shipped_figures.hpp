@@ -16,7 +16,7 @@ namespace switchyard::shipped {
 inline constexpr int kShippedKernelLevel = 4;
 inline constexpr double kAvx2KernelShare = 0.4;
 
-// The CPU TSQR's rates on short blocks (kCpuTsqrShortRows rows, calibration.hpp) are from runs
+// The CPU TSQR's rates on short blocks (kShortQrRows rows, calibration.hpp) are from runs
 // of `switchyard calibrate` of 2026-12-03: the H200 host's as measured there with each fallback,
 // in the evening, after a short matrix came to run on fewer threads; the 2-core set's are its
 // small-size rates times the ratio of the two that a run measured on the 2-core AVX-512 development
@@ -35,7 +35,8 @@ inline constexpr int kShippedThreads = 16;
 // Fields in FallbackRates' order, [double, single]: gemm square, Gram, wide Gram, narrow side,
 // rank-32 update; syrk, wide syrk; geqrf, orgqr and ormqr at the small then the large size, at
 // 8, 32, 128 and 256 columns each, and geqp3 likewise where measured (else {}: weighed as
-// geqrf); then the CPU TSQR at the small then the large size, at the
+// geqrf), and geqrf on kShortQrRows rows at the same widths where measured (else {}: weighed at
+// the small size's rate); then the CPU TSQR at the small then the large size, at the
 // same widths, its cost of a call and of a first call; then the CUDA and OpenCL start-ups.
 inline constexpr HostFigures kOpenBlas16{
     {{539.0, 961.0},
@@ -52,7 +53,8 @@ inline constexpr HostFigures kOpenBlas16{
      {{{23.5, 68.5}, {34.9, 85.2}, {44.3, 61.4}, {42.1, 48.8}},
       {{12.6, 25.1}, {24.3, 61.0}, {39.6, 54.5}, {32.7, 77.5}}},
      {{{2.24, 4.19}, {8.26, 21.6}, {26.2, 61.8}, {37.7, 78.7}},
-      {{1.57, 3.78}, {5.24, 16.5}, {22.5, 42.7}, {40.3, 72.4}}}},
+      {{1.57, 3.78}, {5.24, 16.5}, {22.5, 42.7}, {40.3, 72.4}}},
+     {}},  // xGEQRF on short matrices not measured
     {{{{22.1, 28.2}, {32.1, 51.6}, {36.3, 59.7}, {16.1, 35.6}},
       {{39.0, 66.9}, {68.1, 124.0}, {49.2, 90.2}, {36.7, 81.9}}},
      0.000425,
@@ -75,7 +77,8 @@ inline constexpr HostFigures kReference{
      {{{1.83, 2.74}, {2.94, 3.31}, {2.46, 7.52}, {6.64, 8.94}},
       {{1.61, 2.48}, {1.56, 2.37}, {6.03, 8.55}, {6.83, 9.07}}},
      {{{1.04, 2.11}, {1.48, 2.85}, {2.46, 2.76}, {2.91, 4.18}},
-      {{0.827, 1.64}, {1.51, 2.18}, {1.5, 1.92}, {2.37, 3.05}}}},
+      {{0.827, 1.64}, {1.51, 2.18}, {1.5, 1.92}, {2.37, 3.05}}},
+     {}},  // xGEQRF on short matrices not measured
     {{{{12.1, 30.6}, {34.6, 65.1}, {29.9, 69.2}, {14.5, 29.1}},
       {{38.5, 61.6}, {63.5, 130.0}, {51.5, 117.0}, {37.6, 73.6}}},
      0.00057,
@@ -102,7 +105,8 @@ inline constexpr HostFigures kReferenceSmallHost{
       {{4.19, 5.21}, {4.69, 5.3}, {4.57, 4.97}, {4.25, 4.87}}},
      {{{4.45, 5.26}, {4.37, 5.02}, {3.92, 4.04}, {3.97, 4.06}},
       {{4.66, 5.47}, {4.65, 5.3}, {3.57, 4.02}, {3.59, 4.1}}},
-     {}},  // xGEQP3 not measured
+     {},   // xGEQP3 not measured
+     {}},  // xGEQRF on short matrices not measured
     {{{{11.3, 22.9}, {22.0, 43.8}, {22.3, 42.9}, {12.1, 30.1}},
       {{12.4, 24.4}, {23.4, 46.4}, {27.1, 50.5}, {20.1, 54.0}}},
      0.00035,
@@ -126,7 +130,8 @@ inline constexpr HostFigures kOpenBlasSmallHost{
       {{6.68, 16.1}, {8.8, 20.8}, {9.98, 21.7}, {28.1, 68.1}}},
      {{{9.85, 25.6}, {16.8, 62.3}, {47.5, 103.0}, {46.9, 104.0}},
       {{8.09, 17.1}, {8.77, 19.8}, {17.6, 71.3}, {39.2, 95.4}}},
-     {}},  // xGEQP3 not measured
+     {},   // xGEQP3 not measured
+     {}},  // xGEQRF on short matrices not measured
     {{{{11.3, 23.6}, {20.5, 32.2}, {22.5, 41.6}, {12.1, 29.1}},
       {{12.1, 24.6}, {23.0, 45.0}, {27.7, 51.8}, {17.9, 51.3}}},
      0.00031,
@@ -158,7 +163,8 @@ inline constexpr HostFigures kReferenceSmallAvx2Host{
      {{{1.64, 2.47}, {1.76, 2.63}, {1.34, 2.0}, {1.57, 1.9}},
       {{1.69, 2.41}, {1.85, 2.39}, {1.19, 1.87}, {1.38, 1.92}}},
      {{{1.08, 1.99}, {1.89, 2.21}, {1.54, 2.26}, {1.84, 2.34}},
-      {{1.48, 1.34}, {1.64, 2.04}, {1.69, 2.52}, {1.69, 2.31}}}},
+      {{1.48, 1.34}, {1.64, 2.04}, {1.69, 2.52}, {1.69, 2.31}}},
+     {}},  // xGEQRF on short matrices not measured
     {{{{4.45, 8.61}, {10.1, 21.2}, {10.8, 22.6}, {6.27, 15.0}},
       {{4.95, 10.4}, {10.3, 22.1}, {12.5, 29.7}, {9.57, 19.6}}},
      0.000843,
@@ -189,7 +195,8 @@ inline constexpr HostFigures kOpenBlasSmallAvx2Host{
      {{{4.78, 10.4}, {6.09, 23.7}, {17.8, 30.2}, {26.4, 51.1}},
       {{4.97, 9.76}, {5.64, 15.1}, {22.6, 42.9}, {24.2, 54.1}}},
      {{{2.55, 6.05}, {4.8, 21.2}, {10.1, 23.3}, {15.2, 39.5}},
-      {{2.18, 4.63}, {4.34, 10.7}, {5.62, 9.99}, {9.44, 19.8}}}},
+      {{2.18, 4.63}, {4.34, 10.7}, {5.62, 9.99}, {9.44, 19.8}}},
+     {}},  // xGEQRF on short matrices not measured
     {{{{4.48, 8.46}, {8.37, 15.6}, {11.3, 19.0}, {6.22, 15.1}},
       {{4.74, 11.0}, {11.8, 21.3}, {15.6, 27.7}, {9.51, 25.3}}},
      0.000803,

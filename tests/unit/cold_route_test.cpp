@@ -682,6 +682,31 @@ TEST(FallbackSpeed, QrRunsSlowerOutOfTheCaches) {
   EXPECT_NEAR(rate(1 << 21, 128), 20.0, 1e-9) << "but not beyond";
 }
 
+// A short matrix goes by the fallback's rate measured on kShortQrRows rows where there is one:
+// the law in the rows from there to the small size's rows, and that rate itself on fewer rows.
+TEST(FallbackSpeed, QrOnShortMatricesGoesByItsShortRates) {
+  FallbackRates r = one_gflops();
+  r.gemm_square[0] = r.gemm_square[1] = 100.0;
+  const auto rate = [&](long m, long n, Routine routine = Routine::dgeqrf) {
+    const Shape s{m, n};
+    return routine_flops(routine, s) / fallback_seconds(r, routine, s) / 1e9;
+  };
+  for (auto& at_size : r.geqrf) {
+    for (auto& at_width : at_size) at_width[0] = at_width[1] = 10.0;
+  }
+  EXPECT_NEAR(rate(kShortQrRows, 128), 10.0, 1e-9) << "not measured: the small size's rate";
+  for (auto& at_width : r.short_geqrf) at_width[0] = 5.0;
+  // The small size at 128 columns is 2^22 / 128 = 32768 rows, 8 times the short rows.
+  EXPECT_NEAR(rate(kShortQrRows, 128), 5.0, 1e-9);
+  EXPECT_NEAR(rate(kShortQrRows / 2, 128), 5.0, 1e-9) << "fewer rows than measured";
+  EXPECT_NEAR(rate(2 * kShortQrRows, 128), 5.0 * std::pow(2.0, 1.0 / 3), 1e-9);
+  EXPECT_NEAR(rate(8 * kShortQrRows, 128), 10.0, 1e-9) << "the small size";
+  EXPECT_NEAR(rate(1 << 20, 128), 10.0, 1e-9) << "larger";
+  EXPECT_NEAR(rate(kShortQrRows, 128, Routine::sgeqrf), 10.0, 1e-9) << "single not measured";
+  r.short_geqrf[3][0] = 0.0;
+  EXPECT_NEAR(rate(kShortQrRows, 128), 10.0, 1e-9) << "one width missing";
+}
+
 TEST(CalibrationFile, RoundTripsAndRejectsAnythingElse) {
   HostFigures f;
   f.rates = one_gflops();
@@ -784,6 +809,24 @@ TEST(CalibrationFile, ShortBlockRatesAreAllThereOrNone) {
                       },
                       "dcpu_tsqr_128_short_gflops 0.375\n",
                       [](const HostFigures& f) { return f.cpu_tsqr.short_geqrf[2][0]; }});
+}
+
+// The fallback's xGEQRF rates on short matrices: without them a short matrix goes by the
+// small size's rate.
+TEST(CalibrationFile, FallbackShortRatesAreAllThereOrNone) {
+  expect_all_or_none({"dgeqrf_8_short",
+                      [](HostFigures& f) {
+                        for (auto& at_width : f.rates.short_geqrf) {
+                          at_width[0] = 0.5, at_width[1] = 0.75;
+                        }
+                        f.rates.short_geqrf[3][1] = 0.375;
+                      },
+                      [](const HostFigures& f) {
+                        return short_rates_measured(f.rates.short_geqrf, 0) &&
+                               short_rates_measured(f.rates.short_geqrf, 1);
+                      },
+                      "sgeqrf_256_short_gflops 0.375\n",
+                      [](const HostFigures& f) { return f.rates.short_geqrf[3][1]; }});
 }
 
 }  // namespace
