@@ -27,10 +27,11 @@ inline constexpr double kAvx2KernelShare = 0.4;
 // The H200 test machine's host (16 cores, Intel Xeon): OpenBLAS 0.3.26 with 16 threads, and
 // Debian's reference BLAS/LAPACK 3.11 (one thread, whatever the count; the CPU TSQR on 16).
 // Each set is a run of 2026-11-25 but for its xGEQP3 rates, which are from a run of
-// 2026-12-02, and the CPU TSQR's figures, from a run of the evening of 2026-12-03, after its
-// one-pass panels, its shortest leaves and its narrow leaves' Q formed in place: a later run of
-// the whole set would have changed every fallback rate by its run to run spread (15-40% for
-// OpenBLAS) for no better estimate.
+// 2026-12-02, and the CPU TSQR's figures and xGEQRF's rates on short matrices, from runs of the
+// night of 2026-12-03, after the CPU TSQR's one-pass panels, its shortest leaves and its narrow
+// leaves' Q formed in place (the short rates from the later run, the rest from the one before):
+// a later run of the whole set would have changed every fallback rate by its run to run spread
+// (15-40% for OpenBLAS) for no better estimate.
 inline constexpr int kShippedThreads = 16;
 // Fields in FallbackRates' order, [double, single]: gemm square, Gram, wide Gram, narrow side,
 // rank-32 update; syrk, wide syrk; geqrf, orgqr and ormqr at the small then the large size, at
@@ -54,7 +55,7 @@ inline constexpr HostFigures kOpenBlas16{
       {{12.6, 25.1}, {24.3, 61.0}, {39.6, 54.5}, {32.7, 77.5}}},
      {{{2.24, 4.19}, {8.26, 21.6}, {26.2, 61.8}, {37.7, 78.7}},
       {{1.57, 3.78}, {5.24, 16.5}, {22.5, 42.7}, {40.3, 72.4}}},
-     {}},  // xGEQRF on short matrices not measured
+     {{4.44, 9.27}, {14.4, 23.3}, {39.4, 64.1}, {58.1, 77.0}}},
     {{{{22.1, 28.2}, {32.1, 51.6}, {36.3, 59.7}, {16.1, 35.6}},
       {{39.0, 66.9}, {68.1, 124.0}, {49.2, 90.2}, {36.7, 81.9}}},
      0.000425,
@@ -78,7 +79,7 @@ inline constexpr HostFigures kReference{
       {{1.61, 2.48}, {1.56, 2.37}, {6.03, 8.55}, {6.83, 9.07}}},
      {{{1.04, 2.11}, {1.48, 2.85}, {2.46, 2.76}, {2.91, 4.18}},
       {{0.827, 1.64}, {1.51, 2.18}, {1.5, 1.92}, {2.37, 3.05}}},
-     {}},  // xGEQRF on short matrices not measured
+     {{1.9, 2.21}, {2.17, 2.55}, {2.2, 2.8}, {7.36, 8.87}}},
     {{{{12.1, 30.6}, {34.6, 65.1}, {29.9, 69.2}, {14.5, 29.1}},
       {{38.5, 61.6}, {63.5, 130.0}, {51.5, 117.0}, {37.6, 73.6}}},
      0.00057,
