@@ -195,8 +195,8 @@ class Factorization {
   // share the caches' sets without evicting each other even where lda is a power of two, so the
   // copy's two extra passes over the block are saved. With more columns they would not, and the
   // copy pays. On the H200 machine's 16 cores (2026-12-03, three rounds, best of 5 each; pass 2
-  // in the order of run() in both), in place took 2^22 x 8 from 15.0-17.6 to 13.2-14.3 ms and 2^22
-  // x 16 from 40.7-44.5 to 35.1-40.8, but 2^22 x 32 from 114-125 to 142-147.
+  // in the order of run() in both), in place took 2^22 x 8 from 15.0-17.6 to 13.2-14.3 ms and
+  // 2^22 x 16 from 40.7-44.5 to 35.1-40.8, but 2^22 x 32 from 114-125 to 142-147.
   void multiply_leaf(int block, Workspace<T>& workspace) {
     if (n_ > kInPlaceColumns) {
       multiply_part({a_, lda_}, blocks_, block, leaf_t(block), stack(0), workspace);
