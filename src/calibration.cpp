@@ -390,19 +390,19 @@ const Calibration& calibration() {
 
 namespace {
 
-// The fallback's xGEQRF rate on a matrix of s.m rows whose rate on the small size is `gflops`:
-// with its short rates, under the small size's rows the power law in the rows from the short
-// rate to the small size's, and the short rate itself on fewer rows than kShortQrRows, where
-// nothing was measured; without them, `gflops`.
-double short_geqrf_rate(const FallbackRates& rates, int p, const Shape& s, double gflops) {
+// A QR rate on fewer rows than the small size's, whose rate there is `small_rate`: along the
+// power law in the rows from the rate on kShortQrRows rows in `short_rates` to `small_rate` on
+// the small size's rows, at `rows`, its exponent at least `lowest`; `small_rate` itself where
+// `short_rates` are not all measured in precision p or s.m reaches the small size's rows.
+double short_matrix_rate(const double (&short_rates)[kQrWidthCount][2], int p, const Shape& s,
+                         double small_rate, std::int64_t rows, double lowest) {
   const double small_rows = double(kQrSizes[0]) / double(std::max<std::int64_t>(1, s.n));
-  if (!short_rates_measured(rates.short_geqrf, p) || double(s.m) >= small_rows ||
+  if (!short_rates_measured(short_rates, p) || double(s.m) >= small_rows ||
       small_rows <= kShortQrRows) {
-    return gflops;
+    return small_rate;
   }
-  const double at_short = width_rate(rates.short_geqrf, p, s.n);
-  return rate_at(kShortQrRows, at_short, small_rows, gflops,
-                 std::max<std::int64_t>(s.m, kShortQrRows));
+  const double at_short = width_rate(short_rates, p, s.n);
+  return rate_at(kShortQrRows, at_short, small_rows, small_rate, rows, lowest);
 }
 
 }  // namespace
@@ -441,8 +441,11 @@ double fallback_seconds(const FallbackRates& rates, Routine r, const Shape& s) {
     case Routine::dgeqrf:
     case Routine::psgeqrf:
     case Routine::pdgeqrf:
-      gflops =
-          short_geqrf_rate(rates, p, s, qr_rate_at(rates.geqrf, p, s.n, double(s.m) * double(s.n)));
+      // Under the small size's rows, from its rate on short matrices where measured; on fewer
+      // rows than those, where nothing was, at that rate itself.
+      gflops = short_matrix_rate(rates.short_geqrf, p, s,
+                                 qr_rate_at(rates.geqrf, p, s.n, double(s.m) * double(s.n)),
+                                 std::max<std::int64_t>(s.m, kShortQrRows), -1.0);
       break;
     // xGEQP3 at its own rate where measured, never faster than the xGEQRF of its shape: it does
     // the same flops, half of them in matrix-vector products where xGEQRF's are all in blocked
@@ -515,11 +518,7 @@ double cpu_tsqr_seconds(const CpuRouteRates& rates, Routine r, const Shape& s) {
   // Under the small size's rows, where the short rates are measured: the power law in the rows
   // from the short rate to the small size's, continued below kShortQrRows, its exponent at
   // least 0, so that fewer rows never run faster.
-  const double small_rows = double(kQrSizes[0]) / double(std::max<std::int64_t>(1, s.n));
-  if (cpu_tsqr_short_measured(rates, p) && double(s.m) < small_rows && small_rows > kShortQrRows) {
-    const double at_short = width_rate(rates.short_geqrf, p, s.n);
-    gflops = std::min(gflops, rate_at(kShortQrRows, at_short, small_rows, gflops, s.m, 0.0));
-  }
+  gflops = std::min(gflops, short_matrix_rate(rates.short_geqrf, p, s, gflops, s.m, 0.0));
   return rates.call_s + routine_flops(r, s) / (gflops * 1e9);
 }
 

@@ -15,7 +15,9 @@
 // LeakSanitizer's check at exit stops every thread it finds, and in the fork() child of a
 // process with threads it hangs now and then (1 run in 6 under tools/sanitize.sh); the child
 // below turns it off through LeakSanitizer's own hook, as it leaks nothing of its own.
+namespace {
 std::atomic<bool> in_forked_child{false};
+}  // namespace
 #if defined(__SANITIZE_ADDRESS__)
 extern "C" int __lsan_is_turned_off() { return in_forked_child.load() ? 1 : 0; }
 #endif
