@@ -5,9 +5,11 @@
 // the call runs in the fallback instead.
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <optional>
 
 #include "config.hpp"
 #include "route.hpp"
@@ -94,10 +96,19 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& (*figure
   host.nested = record.depth() > 0;
   Decision d = decide(cfg, r, s, quick, candidate(cpu), candidate(gpu),
                       weighed ? &host : nullptr, record.traced());
-  if (d.cold) {
-    device::forgo(d.cold->family, d.cold->gain_s);
-    if (d.cold->start) device::start_in_background(d.cold->family);
-  }
+  // What a call kept off a cold device forwent is counted once it has run, from the time its
+  // alternative took (route.hpp's ColdDecline), and said in its trace line.
+  const std::optional<ColdDecline> cold = d.cold;
+  const auto began =
+      cold ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  const auto finish = [&] {
+    if (cold) {
+      const std::chrono::duration<double> ran = std::chrono::steady_clock::now() - began;
+      count_forgone(*cold, cold->gain(ran.count()), record.traced() ? d.reason : nullptr,
+                    sizeof d.reason);
+    }
+    record.set_decision(d);
+  };
   if (d.backend != Backend::fallback) {
     const Implementation<Call>* impl = d.backend == Backend::gpu ? gpu : cpu;
     declined_while_running = nullptr;
@@ -110,7 +121,7 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& (*figure
         std::snprintf(d.reason + used, sizeof d.reason - used, "; %s", ran_as);
         record.set_split_over(ran_as);
       }
-      record.set_decision(d);
+      finish();
       return;
     } else if (declined_while_running) {
       d = fell_back(d.backend, "declines", declined_while_running);
@@ -118,8 +129,8 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& (*figure
       d = fell_back(d.backend, "failed", "ran in the fallback");
     }
   }
-  record.set_decision(d);
   fall_back();
+  finish();
 }
 
 }  // namespace switchyard

@@ -211,16 +211,11 @@ bool weigh(const RouteCost& cost, const HostView& host, bool with_startup, const
   if (cost.family && startup > 0.0 && (route + startup) * factor * kColdMargin >= other.seconds) {
     // Ski rental: once the calls kept off the device would together have paid for its start,
     // it starts in the background, so that the calls after it stop forgoing their gain, and no
-    // call waits for it. The gain counted is the other's time over the margin, less the
-    // device's, and none where the device is ahead by less than the margin: such a call would
-    // otherwise take from what the calls before it forwent.
-    const device::Family family = *cost.family;
-    const double gain = std::max(0.0, other.seconds / (factor * kColdMargin) - route);
-    const double forgone = host.forgone_s[int(family)] + gain;
-    if (!host.nested) cold = ColdDecline{family, gain, forgone >= startup};
-    say.write(why, size, "cold device: start-up %.2g s > gain %.2g s at a %.0f%% margin%s%s",
-              startup, gain, 100 * (kColdMargin - 1), uncertain,
-              cold && cold->start ? "; starting it in the background for the calls to come" : "");
+    // call waits for it. What each forwent is counted once it has run (count_forgone()).
+    const ColdDecline decline{*cost.family, route, factor * kColdMargin, other.seconds, startup};
+    if (!host.nested) cold = decline;
+    say.write(why, size, "cold device: start-up %.2g s > gain %.2g s at a %.0f%% margin%s", startup,
+              decline.modelled_gain(), 100 * (kColdMargin - 1), uncertain);
     return false;
   }
   return true;
@@ -274,6 +269,20 @@ HostView current_host_view(const Calibration& c) {
     v.inherited[int(f)] = device::inherited_by_fork(f);
   }
   return v;
+}
+
+void count_forgone(const ColdDecline& c, double gain_s, char* reason, std::size_t size) {
+  device::forgo(c.family, gain_s);
+  const double forgone = device::forgone_seconds(c.family);
+  // Never the first call alone, whatever it took: a program that makes one call does not wait
+  // at its exit for a start under way (cold-start.md, "Starting in the background").
+  const bool start = forgone >= c.startup_s && forgone > gain_s;
+  if (start) device::start_in_background(c.family);
+  if (!reason) return;
+  const std::size_t used = strnlen(reason, size);
+  if (used + 1 >= size) return;
+  std::snprintf(reason + used, size - used, "; forwent %.2g s, %.2g s in all%s", gain_s, forgone,
+                start ? ": starting the device in the background" : "");
 }
 
 bool fallback_on_sight(const Config& cfg, Routine r, const Shape& s, const char* quick) {

@@ -94,10 +94,8 @@ bool local_rows_go_to_gpu(int h, int n, char* why, std::size_t size) {
   const Decision d =
       decide(config(), local_routine<T>, Shape{h, n}, nullptr,
              candidate(Implementations<Call>::cpu), candidate(Implementations<Call>::gpu), &host);
-  if (d.cold) {
-    device::forgo(d.cold->family, d.cold->gain_s);
-    if (d.cold->start) device::start_in_background(d.cold->family);
-  }
+  // The rows run inside this call, not alone: what they forwent is the model's figure.
+  if (d.cold) count_forgone(*d.cold, d.cold->modelled_gain(), nullptr, 0);
   if (d.backend == Backend::gpu) return true;
   // The trace line has room for the start of the local decision's reason only.
   std::snprintf(why, size, "its rows as a local %s: %.120s", routine_name(local_routine<T>),

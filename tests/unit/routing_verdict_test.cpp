@@ -32,8 +32,13 @@ TEST(RoutingVerdict, CallsToPayForAStartComeFromTheTraceReason) {
                                    "device: start-up 0.23 s > gain 0.0094 s at a 10% margin"),
             25);
   EXPECT_EQ(calls_to_pay_for_start("gpu route cold device: start-up 0.2 s > gain 0.05 s at a "
-                                   "10% margin; starting it in the background"),
+                                   "10% margin"),
             4);
+  // What the call forwent as run, where the trace says it, rather than the model's gain.
+  EXPECT_EQ(calls_to_pay_for_start("gpu route cold device: start-up 0.2 s > gain 0.05 s at a "
+                                   "10% margin; forwent 0.1 s, 0.2 s in all: starting the device "
+                                   "in the background"),
+            2);
   EXPECT_EQ(calls_to_pay_for_start("auto: cpu route 0.0202 s, fallback 0.206 s"), 0);
   EXPECT_EQ(calls_to_pay_for_start("gpu route cold device: start-up 0.2 s > gain -0.01 s"), 0);
 }

@@ -33,15 +33,21 @@ inline bool needs_more_samples(double ours, double other) {
 
 // How many calls like one whose trace reason holds "cold device: start-up S s > gain G s" the
 // router keeps off the device before their forgone gain pays for its start (the ski rental of
-// docs/router.md): S / G, rounded up; 0 where the reason holds no such figures. A warm call
-// still on the host after fewer calls than that is the rule's price, not the model's error.
+// docs/router.md): S / G, rounded up, G being what the call forwent as run ("; forwent G s")
+// where the reason says so, else the model's gain; 0 where the reason holds no such figures. A
+// warm call still on the host after fewer calls than that is the rule's price, not the model's
+// error.
 inline int calls_to_pay_for_start(const std::string& reason) {
   const std::size_t at = reason.find("cold device: start-up ");
   if (at == std::string::npos) return 0;
   double start = 0.0, gain = 0.0;
   const int read =
       std::sscanf(reason.c_str() + at, "cold device: start-up %lf s > gain %lf s", &start, &gain);
-  if (read != 2 || !(gain > 0.0) || !(start > 0.0)) return 0;
+  if (read != 2) return 0;
+  if (const std::size_t ran = reason.find("; forwent ", at); ran != std::string::npos) {
+    if (std::sscanf(reason.c_str() + ran, "; forwent %lf s", &gain) != 1) return 0;
+  }
+  if (!(gain > 0.0) || !(start > 0.0)) return 0;
   return int(std::ceil(start / gain));
 }
 
