@@ -3,6 +3,7 @@
 // The rule by which `switchyard bench routing` judges a route the router chose against another
 // route run on the same shape, and when one process's time is not enough to judge by.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -49,6 +50,21 @@ inline int calls_to_pay_for_start(const std::string& reason) {
   }
   if (!(gain > 0.0) || !(start > 0.0)) return 0;
   return int(std::ceil(start / gain));
+}
+
+// How long a process must repeat a call for the ski rental to have run its course, where its warm
+// calls after `warm_up_s` seconds and `calls` calls in all were still kept off a cold device with
+// the trace reason `reason`: the calls still to forgo the start-up, at the pace of those made,
+// then the start itself, taken as twice its figure and half a second (a start in the background
+// shares the cores with the calls: on the H200 host the CUDA start's 0.17 s ran 0.32 s beside the
+// CPU TSQR's 16 threads). 0 where the reason does not say the device was cold.
+inline double horizon_warm_up_s(const std::string& reason, int calls, double warm_up_s) {
+  const std::size_t at = reason.find("cold device: start-up ");
+  if (at == std::string::npos || calls <= 0 || !(warm_up_s > 0.0)) return 0.0;
+  double start = 0.0;
+  if (std::sscanf(reason.c_str() + at, "cold device: start-up %lf s", &start) != 1) return 0.0;
+  const int more = std::max(0, calls_to_pay_for_start(reason) - calls);
+  return warm_up_s + more * (warm_up_s / calls) + 2 * start + 0.5;
 }
 
 }  // namespace switchyard::bench
