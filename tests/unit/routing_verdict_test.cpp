@@ -51,12 +51,17 @@ TEST(RoutingVerdict, TheHorizonsWarmUpCoversTheCallsStillToForgoAndTheStart) {
                                 "margin; forwent 0.31 s, 2.1 s in all",
                                 7, 2.0),
               2.0 + 9 * 2.0 / 7 + 2 * 4.8 + 0.5, 1e-12);
-  // A start under way: only the start's time is still ahead.
+  // A start under way: only the start's time is still ahead, but the warm-up is at least four
+  // times the first.
   EXPECT_NEAR(horizon_warm_up_s("auto: cpu route 0.0421 s, fallback 0.562 s; gpu route cold "
                                 "device: start-up 0.17 s > gain 0.013 s at a 10% margin; forwent "
                                 "0.016 s, 0.26 s in all: starting the device in the background",
                                 19, 2.0),
-              2.0 + 2 * 0.17 + 0.5, 1e-12);
+              8.0, 1e-12);
+  EXPECT_NEAR(horizon_warm_up_s("gpu route cold device: start-up 0.17 s > gain 0.013 s; forwent "
+                                "0.016 s, 0.26 s in all: starting the device in the background",
+                                19, 0.1),
+              0.1 + 2 * 0.17 + 0.5, 1e-12);
   // Not kept off a cold device: no horizon.
   EXPECT_EQ(horizon_warm_up_s("auto: cpu route 0.0202 s, fallback 0.206 s", 20, 2.0), 0.0);
   EXPECT_EQ(horizon_warm_up_s("gpu route does not pay: device 0.03 s, fallback 0.02 s", 20, 2.0),

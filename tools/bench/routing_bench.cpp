@@ -616,6 +616,7 @@ int routing_main(int argc, char** argv) {
       std::printf("%34s past the horizon, after %d calls: %s %.1f ms%s%s %.1f ms\n", "", past.calls,
                   past.warm_route.c_str(), past.warm, past_other ? ", " : "",
                   past_other ? past_other->route : "", past_other ? past_other->run->warm : 0.0);
+      std::printf("%34s %s\n", "", past.warm_reason.c_str());
     }
     for (const Way* forced_way : {&ways[1], &ways[2]}) {
       if (const std::string note = forced_note(*forced_way->run, forced_way->route);

@@ -57,14 +57,17 @@ inline int calls_to_pay_for_start(const std::string& reason) {
 // the trace reason `reason`: the calls still to forgo the start-up, at the pace of those made,
 // then the start itself, taken as twice its figure and half a second (a start in the background
 // shares the cores with the calls: on the H200 host the CUDA start's 0.17 s ran 0.32 s beside the
-// CPU TSQR's 16 threads). 0 where the reason does not say the device was cold.
+// CPU TSQR's 16 threads); and at least four times the warm-up, since what each call forgoes
+// varies from process to process (the CPU TSQR of 2^22 x 16 took 33-42 ms in one machine's
+// processes against the device's 24, so a call forwent 5 to 13 ms). 0 where the reason does not
+// say the device was cold.
 inline double horizon_warm_up_s(const std::string& reason, int calls, double warm_up_s) {
   const std::size_t at = reason.find("cold device: start-up ");
   if (at == std::string::npos || calls <= 0 || !(warm_up_s > 0.0)) return 0.0;
   double start = 0.0;
   if (std::sscanf(reason.c_str() + at, "cold device: start-up %lf s", &start) != 1) return 0.0;
   const int more = std::max(0, calls_to_pay_for_start(reason) - calls);
-  return warm_up_s + more * (warm_up_s / calls) + 2 * start + 0.5;
+  return std::max(4 * warm_up_s, warm_up_s + more * (warm_up_s / calls) + 2 * start + 0.5);
 }
 
 }  // namespace switchyard::bench
