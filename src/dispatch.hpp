@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 
+#include "as_run.hpp"
 #include "config.hpp"
 #include "route.hpp"
 #include "trace.hpp"
@@ -64,6 +65,43 @@ inline Decision fell_back(Backend b, const char* what, const char* why) {
   return d;
 }
 
+// The model's seconds for a call of `r` on backend b, before as_run's scaling: the fallback's,
+// or the route's own cost; 0 where the route has none.
+template <class Call>
+double unscaled_seconds(Backend b, Routine r, const Shape& s, const HostView& host,
+                        const Implementation<Call>* cpu, const Implementation<Call>* gpu) {
+  if (b == Backend::fallback) return fallback_seconds(host.figures->rates, r, s);
+  const Implementation<Call>* impl = b == Backend::gpu ? gpu : cpu;
+  return impl && impl->cost ? impl->cost->seconds(s, *host.figures) : 0.0;
+}
+
+// A route that has run well over its model's time on the class casts doubt on the fallback's
+// figures too, which the calls it takes never measure: while the fallback's own time on the class
+// is not yet known and its model's is within twice the route's as run, the call runs in the
+// fallback, and so, through the first call that is not counted, the next two, after which the
+// model weighs both by their times as run. Such a call costs the program nothing against the
+// same program without Switchyard. Says so in `d`'s reason where it is written.
+inline constexpr double kDoubtfulRatio = 1.25;
+template <class Call>
+void measure_the_fallback_where_in_doubt(Routine r, const Shape& s, const HostView& host,
+                                         const Implementation<Call>* cpu,
+                                         const Implementation<Call>* gpu, bool traced,
+                                         Decision& d) {
+  if (d.backend == Backend::fallback) return;
+  const double ratio = host.as_run[int(d.backend)];
+  if (ratio < kDoubtfulRatio || as_run::counted(r, int(Backend::fallback), s) >= 2) return;
+  const double route_s = unscaled_seconds(d.backend, r, s, host, cpu, gpu) * ratio;
+  if (!(fallback_seconds(host.figures->rates, r, s) <= 2 * route_s)) return;
+  const Backend was = d.backend;
+  d.backend = Backend::fallback;
+  d.cold.reset();
+  if (!traced) return;
+  const std::size_t used = std::strlen(d.reason);
+  std::snprintf(d.reason + used, sizeof d.reason - used,
+                "; in the fallback to measure it: the %s route ran at %.2g times its model",
+                backend_name(was), ratio);
+}
+
 // `figures` gives those of the library `run_fallback` hands the call to (calibration.hpp), read
 // only for a call the router weighs: finding them resolves the fallback's LAPACK and reads the
 // calibration, which a program's small calls never need.
@@ -94,18 +132,33 @@ void dispatch(Routine r, Shape s, const char* quick, const Calibration& (*figure
   const bool weighed = (cpu && cpu->cost) || (gpu && gpu->cost);
   HostView host = weighed ? current_host_view(figures()) : HostView{};
   host.nested = record.depth() > 0;
+  // A program's own call in host memory is timed as run, so that the calls after it of its class
+  // are weighed by what it took (as_run.hpp); the calls a routed call makes are part of its time.
+  const bool timed = weighed && !host.nested && !s.on_device;
+  if (timed) {
+    for (int b = 0; b < backend_count; ++b) host.as_run[b] = as_run::ratio(r, b, s);
+  }
   Decision d = decide(cfg, r, s, quick, candidate(cpu), candidate(gpu),
                       weighed ? &host : nullptr, record.traced());
+  if (timed && cfg.route[int(r)] == RouteChoice::automatic) {
+    measure_the_fallback_where_in_doubt(r, s, host, cpu, gpu, record.traced(), d);
+  }
   // What a call kept off a cold device forwent is counted once it has run, from the time its
   // alternative took (route.hpp's ColdDecline), and said in its trace line.
   const std::optional<ColdDecline> cold = d.cold;
   const auto began =
-      cold ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+      timed || cold ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   const auto finish = [&] {
-    if (cold) {
+    if (timed || cold) {
       const std::chrono::duration<double> ran = std::chrono::steady_clock::now() - began;
-      count_forgone(*cold, cold->gain(ran.count()), record.traced() ? d.reason : nullptr,
-                    sizeof d.reason);
+      if (cold) {
+        count_forgone(*cold, cold->gain(ran.count()), record.traced() ? d.reason : nullptr,
+                      sizeof d.reason);
+      }
+      if (timed) {
+        as_run::record(r, int(d.backend), s, unscaled_seconds(d.backend, r, s, host, cpu, gpu),
+                       ran.count());
+      }
     }
     record.set_decision(d);
   };

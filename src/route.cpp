@@ -163,10 +163,12 @@ struct Alternative {
   const char* name;  // "fallback", "cpu route"
 };
 
-// A route's modelled seconds for a call, its device started. A route on the host's cores pays
-// its first call's extra in full: it is too short to be worth a ski rental.
+// A route's modelled seconds for a call, its device started, scaled by its time as run on the
+// calls of the class so far. A route on the host's cores pays its first call's extra in full:
+// it is too short to be worth a ski rental.
 double modelled_seconds(const RouteCost& cost, const HostView& host, const Shape& s) {
-  const double seconds = cost.seconds(s, *host.figures);
+  const Backend b = cost.family ? Backend::gpu : Backend::cpu;
+  const double seconds = cost.seconds(s, *host.figures) * host.as_run[int(b)];
   return cost.first_call_s ? seconds + cost.first_call_s(*host.figures) : seconds;
 }
 
@@ -317,8 +319,10 @@ Decision decide(const Config& cfg, Routine r, const Shape& s, const char* quick,
   const char* why_not_accelerated = nullptr;
   std::optional<Decision> not_paying[backend_count];
   std::optional<ColdDecline> cold;  // what a cold device's route forwent
-  const Alternative fallback{
-      host && !s.on_device ? fallback_seconds(host->figures->rates, r, s) : 0.0, "fallback"};
+  const Alternative fallback{host && !s.on_device ? fallback_seconds(host->figures->rates, r, s) *
+                                                        host->as_run[int(Backend::fallback)]
+                                                  : 0.0,
+                             "fallback"};
   // Whether backend b takes the call rather than `other`.
   const auto takes = [&](Backend b, const Alternative& other) {
     const Candidate& c = b == Backend::gpu ? gpu : cpu;

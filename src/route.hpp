@@ -99,6 +99,9 @@ struct HostView {
   // started device. Null: nothing.
   double (*start_extra_s)(device::Family) = nullptr;
   double forgone_s[device::family_count] = {};  // device::forgone_seconds of each family
+  // What each backend's modelled time for this call is multiplied by: its time as run over its
+  // model's on calls of the same class in this process (as_run.hpp), 1 where not yet known.
+  double as_run[backend_count] = {1.0, 1.0, 1.0};
   bool inherited[device::family_count] = {};    // device::inherited_by_fork of each family
   // A call the fallback makes while it runs another routed call (a blocked dgeqrf's panel
   // updates): kept off a cold device, it forgoes nothing towards starting one. Its parent was

@@ -439,6 +439,30 @@ TEST(HostRoute, UncertainFiguresAskForTwiceTheSpeed) {
       Backend::cpu);
 }
 
+// Each route's modelled time is scaled by its time as run on the calls of the class so far.
+TEST(HostRoute, EachRouteIsWeighedByItsTimeAsRunOnTheClass) {
+  const Config c = defaults();
+  HostView v = view(0.0);
+  // 2^17 x 32: 0.05 s on the host route, 0.268 s in the fallback; the host route ran 6 times its
+  // model: 0.3 s.
+  v.as_run[int(Backend::cpu)] = 6.0;
+  Decision d = decide(c, Routine::dgeqrf, tall, nullptr, cpu_50, Candidate{}, &v);
+  EXPECT_EQ(d.backend, Backend::fallback);
+  EXPECT_NE(std::string(d.reason).find("cpu route 0.3 s, fallback 0.268 s"), std::string::npos)
+      << d.reason;
+  // The fallback ran at twice its model's time: 0.537 s.
+  v.as_run[int(Backend::fallback)] = 2.0;
+  d = decide(c, Routine::dgeqrf, tall, nullptr, cpu_50, Candidate{}, &v);
+  EXPECT_EQ(d.backend, Backend::cpu);
+  EXPECT_STREQ(d.reason, "auto: cpu route 0.3 s, fallback 0.537 s");
+  // The device's 10 ms, run at 40 ms, no longer beats the host route's 5 ms... nor at 0.25 of it.
+  v = view(0.0);
+  v.as_run[int(Backend::gpu)] = 4.0;
+  EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, cpu_50, costed_gpu, &v).backend,
+            Backend::gpu);
+  EXPECT_EQ(decide(c, Routine::dgeqrf, tall, nullptr, cpu_5, costed_gpu, &v).backend, Backend::cpu);
+}
+
 TEST(HostRoute, ADeviceRouteMustBeatIt) {
   const Config c = defaults();
   const HostView warm = view(0.0);
