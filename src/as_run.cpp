@@ -57,6 +57,9 @@ Slot* find(Table& t, std::uint64_t key, bool claim) {
   return nullptr;
 }
 
+// How many calls the slot's ratios rest on: its calls but the first, at most kKept.
+int counted_in(const Slot* slot) { return slot ? std::min(slot->calls - 1, kKept) : 0; }
+
 }  // namespace
 
 void record(Routine routine, int route, const Shape& s, double modelled_s, double ran_s) {
@@ -72,15 +75,14 @@ void record(Routine routine, int route, const Shape& s, double modelled_s, doubl
 int counted(Routine routine, int route, const Shape& s) {
   Table& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
-  const Slot* slot = find(t, key_of(routine, route, s), false);
-  return slot ? std::min(slot->calls - 1, kKept) : 0;
+  return counted_in(find(t, key_of(routine, route, s), false));
 }
 
 double ratio(Routine routine, int route, const Shape& s) {
   Table& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
   const Slot* slot = find(t, key_of(routine, route, s), false);
-  const int counted = slot ? std::min(slot->calls - 1, kKept) : 0;
+  const int counted = counted_in(slot);
   if (counted < 2) return 1.0;
   double kept[kKept];
   std::copy(slot->ratios, slot->ratios + counted, kept);

@@ -15,8 +15,6 @@
 
 namespace switchyard::as_run {
 
-inline constexpr int kRoutes = 3;  // route.hpp's Backend: fallback, cpu, gpu
-
 // Counts one call of `routine` on `route` that took `ran_s` seconds where the model, unscaled,
 // gave it `modelled_s`.
 void record(Routine routine, int route, const Shape& s, double modelled_s, double ran_s);

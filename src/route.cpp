@@ -267,7 +267,6 @@ HostView current_host_view(const Calibration& c) {
     const bool to_pay = state == device::State::cold || state == device::State::starting;
     v.startup_s[int(f)] = to_pay ? estimate : 0.0;
     v.starting_s[int(f)] = device::seconds_starting(f);
-    v.forgone_s[int(f)] = device::forgone_seconds(f);
     v.inherited[int(f)] = device::inherited_by_fork(f);
   }
   return v;

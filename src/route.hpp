@@ -98,7 +98,6 @@ struct HostView {
   // OpenCL programs not yet built on this machine); asked only for a call that would pay on a
   // started device. Null: nothing.
   double (*start_extra_s)(device::Family) = nullptr;
-  double forgone_s[device::family_count] = {};  // device::forgone_seconds of each family
   // What each backend's modelled time for this call is multiplied by: its time as run over its
   // model's on calls of the same class in this process (as_run.hpp), 1 where not yet known.
   double as_run[backend_count] = {1.0, 1.0, 1.0};

@@ -195,7 +195,6 @@ TEST(ColdRoute, CallsTheFallbackMakesInsideARoutedCallForgoNothing) {
   starts = 0;
   HostView inside = view(0.4);
   inside.nested = true;
-  inside.forgone_s[int(device::Family::cuda)] = 0.39;  // one more call's gain would start it
   const Decision d = decide(c, Routine::dgeqrf, tall, nullptr, Candidate{}, costed_gpu, &inside);
   EXPECT_EQ(d.backend, Backend::fallback);
   EXPECT_NE(std::string(d.reason).find("cold device"), std::string::npos) << d.reason;
